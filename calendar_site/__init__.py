@@ -1,0 +1,1 @@
+"""The demo and deployment project that mounts the reusable `events` app."""
