@@ -1,0 +1,98 @@
+"""A human-readable API reference page, rendered from the same OpenAPI document the `doc` route serves."""
+from django.conf import settings
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils import translation
+
+from .openapi import build_document
+
+METHOD_ORDER = ("get", "post", "delete")
+
+
+def _type_label(schema):
+    if "anyOf" in schema:
+        return " | ".join(_type_label(option) for option in schema["anyOf"])
+    if "$ref" in schema:
+        return schema["$ref"].rsplit("/", 1)[-1]
+    kind = schema.get("type", "")
+    if kind == "array":
+        return f"{_type_label(schema.get('items', {}))}[]"
+    return f"{kind} ({schema['format']})" if schema.get("format") else kind
+
+
+def _parameters(parameters):
+    return [
+        {
+            "name": parameter["name"],
+            "location": parameter["in"],
+            "type": _type_label(parameter["schema"]),
+            "required": parameter["required"],
+            "default": parameter["schema"].get("default"),
+            "enum": parameter["schema"].get("enum"),
+            "csv": parameter.get("explode") is False,
+            "description": parameter["description"],
+        }
+        for parameter in parameters
+    ]
+
+
+def _operations(document):
+    for path, item in document["paths"].items():
+        for method in METHOD_ORDER:
+            operation = item.get(method)
+            if operation is None:
+                continue
+            body = operation.get("requestBody", {}).get("content", {})
+            body_schema = next(iter(body.values()), {}).get("schema", {})
+            yield {
+                "anchor": f"{method}-{path.strip('/').replace('/', '-').replace('{', '').replace('}', '')}",
+                "method": method.upper(),
+                "path": path,
+                "summary": operation.get("summary", ""),
+                "parameters": _parameters(operation.get("parameters", [])),
+                "body": [
+                    {"name": name, "type": _type_label(schema), "description": schema.get("description", "")}
+                    for name, schema in body_schema.get("properties", {}).items()
+                ],
+                "responses": [
+                    {"status": status, "description": response["description"]} for status, response in operation["responses"].items()
+                ],
+            }
+
+
+def _schemas(document):
+    return [
+        {
+            "name": name,
+            "properties": [
+                {"name": field, "type": _type_label(schema), "description": schema.get("description", "")}
+                for field, schema in definition.get("properties", {}).items()
+            ],
+        }
+        for name, definition in document["components"]["schemas"].items()
+    ]
+
+
+def _language_links(request):
+    current = translation.get_language()
+    links = []
+    for code, name in settings.LANGUAGES:
+        with translation.override(code):
+            links.append({"code": code, "name": name, "url": reverse("events_api_browser"), "current": code == current})
+    return links
+
+
+def api_browser(request):
+    """`/api-docs/` (and `/zh-hans/api-docs/`, `/zh-hant/api-docs/`): the API reference for people."""
+    request.rest_root = request.build_absolute_uri(reverse("events_api:rest", kwargs={"path": ""}))
+    document = build_document(request)
+    server = document["servers"][0]["url"]
+    context = {
+        "info": document["info"],
+        "server": server,
+        "doc_url": f"{server}doc",
+        "operations": list(_operations(document)),
+        "schemas": _schemas(document),
+        "languages": _language_links(request),
+    }
+    return render(request, "events/api_browser.html", context)

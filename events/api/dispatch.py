@@ -1,0 +1,178 @@
+"""A WordPress-style router in front of the viewsets.
+
+WordPress matches routes case-insensitively, ignores a trailing slash, answers every unknown route
+or method with 404 rest_no_route (never 405), honours `_method` / `X-HTTP-Method-Override`, serves
+HEAD like GET and answers OPTIONS from the namespace index. Django's resolver does none of that,
+so the app mounts one view and routes here.
+"""
+import re
+from functools import lru_cache
+
+from django.utils import translation
+from django.views.decorators.csrf import csrf_exempt
+from rest_framework.response import Response
+
+from ..conf import events_settings
+from . import errors
+from .parsing import collect_params
+from .renderers import WPJSONRenderer
+from .routes import ROUTES
+
+OVERRIDABLE = {"PUT", "PATCH", "DELETE", "GET", "POST"}
+LANGUAGES = ("en", "zh-hans", "zh-hant")
+CORS_ALLOW_HEADERS = "Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type"
+
+
+@lru_cache(maxsize=4)
+def compiled_routes(namespace):
+    return [(re.compile(rf"^/{re.escape(namespace)}{route.pattern}$", re.IGNORECASE), route) for route in ROUTES]
+
+
+def match_route(path):
+    """(route, path kwargs) for a path like `/tribe/events/v1/events/12`, or (None, None)."""
+    for regex, route in compiled_routes(events_settings.namespace):
+        match = regex.match(path)
+        if match:
+            return route, match.groupdict()
+    return None, None
+
+
+def effective_method(request):
+    method = request.method.upper()
+    if method == "POST":
+        override = request.META.get("HTTP_X_HTTP_METHOD_OVERRIDE") or request.GET.get("_method")
+        if override and override.upper() in OVERRIDABLE:
+            return override.upper()
+    if method == "HEAD":
+        return "GET"
+    return method
+
+
+def render(response):
+    """Give a DRF Response produced outside a view the renderer it needs."""
+    if isinstance(response, Response) and not getattr(response, "accepted_renderer", None):
+        response.accepted_renderer = WPJSONRenderer()
+        response.accepted_media_type = WPJSONRenderer.media_type
+        response.renderer_context = {}
+    return response
+
+
+@csrf_exempt
+def rest_dispatch(request, path=""):
+    """The single entry point of the REST root (`{root}`, i.e. `/wp-json/`)."""
+    request.rest_root = request.build_absolute_uri(request.path[: len(request.path) - len(path)])
+    route_path = "/" + path.strip("/")
+    original_method = request.method.upper()
+    try:
+        response = _dispatch(request, route_path)
+    except errors.ApiError as error:
+        response = error.as_response()
+    except Exception:  # noqa: BLE001 - the contract promises a JSON error, never an HTML 500
+        errors.logger.exception("Unhandled error while routing %s", request.path)
+        response = errors.internal_error().as_response()
+    response = render(response)
+    _add_wordpress_headers(request, response, route_path)
+    if isinstance(response, Response):
+        response = _apply_global_params(request, response)
+    if original_method == "HEAD":
+        if hasattr(response, "render"):
+            response.render()
+        response.content = b""
+    return response
+
+
+def _dispatch(request, route_path):
+    if not events_settings.REST_API_ENABLED:
+        raise errors.no_route()
+    if route_path == "/":
+        from .views.discovery import root_index
+
+        return root_index(request)
+    route, kwargs = match_route(route_path)
+    if route is None:
+        raise errors.no_route()
+    method = effective_method(request)
+    request.matched_route = route
+    if method == "OPTIONS":
+        from .views.discovery import route_entry
+
+        return Response(route_entry(request, route))
+    endpoint = route.endpoint_for(method)
+    if endpoint is None:
+        raise errors.no_route()
+    request.method = method
+    request.raw_params = collect_params(request, kwargs)
+    with translation.override(_requested_language(request.raw_params)):
+        response = route.views[endpoint.action](request, **kwargs)
+        if isinstance(response, Response):
+            # Render inside the language override: lazy strings resolve in the request's language.
+            response.render()
+    return response
+
+
+def _requested_language(params):
+    """The language parameter overrides the path's language; an invalid value is refused later."""
+    value = params.get(events_settings.language_param)
+    if isinstance(value, str) and value.lower() in LANGUAGES:
+        return value.lower()
+    return translation.get_language()
+
+
+def _add_wordpress_headers(request, response, route_path):
+    response["Link"] = f'<{request.rest_root}>; rel="https://api.w.org/"'
+    response["X-Content-Type-Options"] = "nosniff"
+    response["X-Robots-Tag"] = "noindex"
+    route = getattr(request, "matched_route", None)
+    if route is not None:
+        response["Allow"] = ", ".join(_allowed_methods(request, route))
+    origin = request.META.get("HTTP_ORIGIN")
+    if origin:
+        response["Access-Control-Allow-Origin"] = origin
+        response["Access-Control-Allow-Methods"] = "OPTIONS, GET, POST, PUT, PATCH, DELETE"
+        response["Access-Control-Allow-Credentials"] = "true"
+        response["Access-Control-Expose-Headers"] = "X-WP-Total, X-WP-TotalPages, Link"
+        response["Access-Control-Allow-Headers"] = CORS_ALLOW_HEADERS
+        response["Vary"] = "Origin"
+
+
+def _allowed_methods(request, route):
+    """Methods of the matched route whose permission check the caller passes (WordPress `Allow`)."""
+    from rest_framework.request import Request
+
+    drf_request = Request(request)
+    drf_request._user = getattr(request, "api_user", None) or getattr(request, "user", None)
+    drf_request._auth = None
+    allowed = []
+    for endpoint in route.endpoints:
+        try:
+            permitted = route.viewset.allows(endpoint.action, drf_request)
+        except Exception:  # noqa: BLE001 - a header must never turn a response into an error
+            permitted = False
+        if permitted:
+            allowed.extend(method for method in endpoint.methods if method not in allowed)
+    return allowed
+
+
+def _apply_global_params(request, response):
+    """`_fields` (keep these top-level keys) and `_envelope` (always 200, status in the body)."""
+    query = request.GET
+    data = response.data
+    fields = query.get("_fields")
+    changed = False
+    if fields and isinstance(data, dict) and response.status_code < 400:
+        wanted = [name.strip() for name in fields.split(",") if name.strip()]
+        data = {key: value for key, value in data.items() if key in wanted}
+        changed = True
+    if "_envelope" in query:
+        headers = {key: value for key, value in response.items() if key.lower() not in ("content-type", "content-length")}
+        data = {"body": data, "status": response.status_code, "headers": headers}
+        changed = True
+    if not changed:
+        return response
+    rebuilt = render(Response(data, status=200 if "_envelope" in query else response.status_code))
+    for key, value in response.items():
+        if key.lower() not in ("content-type", "content-length"):
+            rebuilt[key] = value
+    rebuilt.render()
+    return rebuilt
+

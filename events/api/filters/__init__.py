@@ -1,0 +1,1 @@
+"""One django-filter FilterSet per resource."""

@@ -1,0 +1,65 @@
+"""Absolute URLs the API emits: REST URLs, public page URLs and global IDs, in the request's language."""
+from urllib.parse import quote, urlencode, urlsplit
+
+from ..conf import events_settings
+from ..models import PostKind, PostStatus, Taxonomy
+
+REST_SEGMENT = "wp-json/"
+PUBLIC_PATHS = {PostKind.EVENT: "event", PostKind.VENUE: "venue", PostKind.ORGANIZER: "organizer"}
+# WordPress links unpublished posts by query string, since they have no pretty permalink yet.
+UNPUBLISHED_URL_STATUSES = {PostStatus.DRAFT, PostStatus.PENDING, PostStatus.FUTURE}
+
+
+def rest_root(request):
+    return request.rest_root if hasattr(request, "rest_root") else request._request.rest_root
+
+
+def namespace_url(request, path=""):
+    """`{root}{ns}{path}`, e.g. namespace_url(request, "/events/12")."""
+    return f"{rest_root(request)}{events_settings.namespace}{path}"
+
+
+def site_url(request):
+    """The site home (with the language prefix of the REST root), ending with a slash."""
+    root = rest_root(request)
+    return root[: -len(REST_SEGMENT)] if root.endswith(REST_SEGMENT) else root
+
+
+def post_url(request, record):
+    """The public page of an event, venue or organizer (spec README §6)."""
+    home = site_url(request)
+    if record.status in UNPUBLISHED_URL_STATUSES or not record.slug:
+        return f"{home}?{urlencode({'post_type': record.KIND, 'p': record.pk})}"
+    return f"{home}{PUBLIC_PATHS[record.KIND]}/{record.slug}/"
+
+
+def term_url(request, term, ancestors=()):
+    home = site_url(request)
+    if term.taxonomy == Taxonomy.CATEGORY:
+        path = "".join(f"{ancestor.slug}/" for ancestor in ancestors)
+        return f"{home}events/category/{path}{term.slug}/"
+    return f"{home}tag/{term.slug}/"
+
+
+def global_id(request, record_id):
+    """`"{host}{path}?id={id}"`: the home URL without scheme or port (the plugin's global ID)."""
+    parts = urlsplit(site_url(request))
+    host = parts.hostname or ""
+    path = parts.path.rstrip("/")
+    return f"{host}{path}?id={record_id}"
+
+
+def with_query(base, pairs):
+    """`base?k=v&...` with values percent-encoded (lists as CSV); no `?` when there are no pairs."""
+    pairs = [(key, _query_value(value)) for key, value in pairs if value is not None]
+    if not pairs:
+        return base
+    return f"{base}?{urlencode(pairs, quote_via=quote, safe=',:')}"
+
+
+def _query_value(value):
+    if isinstance(value, bool):
+        return "1" if value else "0"
+    if isinstance(value, (list, tuple)):
+        return ",".join(str(item) for item in value)
+    return str(value)

@@ -1,0 +1,229 @@
+"""Parameter declarations: DRF serializer fields with WordPress's type rules and index metadata.
+
+Each route's parameters are one `Params` serializer. The same declaration validates requests and
+produces the namespace index and the OpenAPI document, so the published description cannot drift.
+"""
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+from rest_framework import serializers
+
+from .. import dates
+from . import errors
+from ..conf import events_settings
+from .parsing import split_list
+
+LANGUAGE_CODES = ("en", "zh-hans", "zh-hant")
+
+INVALID = _("Invalid parameter.")
+
+
+class WPParamMixin:
+    """Metadata for the index: the JSON `type`, `format`, `items` WordPress publishes for a parameter."""
+
+    wp_type = None
+    wp_format = None
+    wp_items = None
+
+    def __init__(self, *args, wp_type=None, wp_format=None, wp_items=None, **kwargs):
+        kwargs.setdefault("required", False)
+        super().__init__(*args, **kwargs)
+        if wp_type is not None:
+            self.wp_type = wp_type
+        if wp_format is not None:
+            self.wp_format = wp_format
+        if wp_items is not None:
+            self.wp_items = wp_items
+
+    def type_error(self):
+        """The typed-parameter failure: "per_page is not of type integer." with a rest_invalid_type detail."""
+        message = _("%(param)s is not of type %(type)s.") % {"param": self.field_name, "type": self.wp_type}
+        raise serializers.ValidationError(message, code="rest_invalid_type")
+
+    def refuse(self, message=None):
+        raise serializers.ValidationError(message or INVALID, code="invalid")
+
+
+class IntegerParam(WPParamMixin, serializers.Field):
+    wp_type = "integer"
+
+    def __init__(self, *args, minimum=None, **kwargs):
+        self.minimum = minimum
+        super().__init__(*args, **kwargs)
+
+    def to_internal_value(self, data):
+        if isinstance(data, bool):
+            self.type_error()
+        if isinstance(data, int):
+            value = data
+        elif isinstance(data, str) and data.strip().lstrip("+-").isdigit():
+            value = int(data.strip())
+        elif isinstance(data, float) and data.is_integer():
+            value = int(data)
+        else:
+            self.type_error()
+        if self.minimum is not None and value < self.minimum:
+            self.refuse()
+        return value
+
+    def to_representation(self, value):
+        return value
+
+
+class PositiveIntegerParam(IntegerParam):
+    """`page`, `per_page` and IDs: WordPress validates them as positive before the type check."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("minimum", 1)
+        super().__init__(*args, **kwargs)
+
+    def to_internal_value(self, data):
+        # The validator runs first and says "Invalid parameter." for 0, -1 and "foo" alike.
+        if isinstance(data, bool) or not (isinstance(data, int) or (isinstance(data, str) and data.strip().isdigit())):
+            self.refuse()
+        return super().to_internal_value(data)
+
+
+class BooleanParam(WPParamMixin, serializers.Field):
+    wp_type = "boolean"
+    TRUE = {"true", "1"}
+    FALSE = {"false", "0"}
+
+    def to_internal_value(self, data):
+        if isinstance(data, bool):
+            return data
+        if isinstance(data, int) and data in (0, 1):
+            return bool(data)
+        if isinstance(data, str):
+            word = data.strip().lower()
+            if word in self.TRUE:
+                return True
+            if word in self.FALSE:
+                return False
+        self.type_error()
+
+    def to_representation(self, value):
+        return value
+
+
+class StringParam(WPParamMixin, serializers.Field):
+    """A typed string: JSON numbers, booleans and lists are refused; optionally non-empty."""
+
+    wp_type = "string"
+
+    def __init__(self, *args, non_empty=False, max_length=None, choices=None, **kwargs):
+        self.non_empty = non_empty
+        self.max_length = max_length
+        self.enum = list(choices) if choices else None
+        super().__init__(*args, **kwargs)
+
+    def to_internal_value(self, data):
+        if not isinstance(data, str):
+            self.type_error()
+        if self.non_empty and data == "":
+            self.refuse()
+        if self.max_length is not None and len(data) > self.max_length:
+            self.refuse(_("%(param)s is longer than %(max)s characters.") % {"param": self.field_name, "max": self.max_length})
+        if self.enum is not None and data not in self.enum:
+            raise serializers.ValidationError(
+                _("%(param)s is not one of %(values)s.") % {"param": self.field_name, "values": ", ".join(self.enum)},
+                code="rest_not_in_enum",
+            )
+        return data
+
+    def to_representation(self, value):
+        return value
+
+
+class RawParam(WPParamMixin, serializers.Field):
+    """An untyped parameter: anything passes unless the declaration adds a validator."""
+
+    def __init__(self, *args, validator=None, **kwargs):
+        self.validator = validator
+        super().__init__(*args, **kwargs)
+
+    def to_internal_value(self, data):
+        if self.validator is not None:
+            return self.validator(self, data)
+        return data
+
+    def to_representation(self, value):
+        return value
+
+
+class DateParam(WPParamMixin, serializers.Field):
+    """A date accepted by PHP strtotime; keeps what was written, which whole-day widening needs."""
+
+    def __init__(self, *args, typed=False, **kwargs):
+        self.typed = typed
+        super().__init__(*args, **kwargs)
+        if typed:
+            self.wp_type = "string"
+
+    def to_internal_value(self, data):
+        if self.typed and not isinstance(data, str):
+            self.type_error()
+        if isinstance(data, bool) or data in ("", None) or isinstance(data, (list, dict)):
+            self.refuse()
+        try:
+            dates.parse_date_input(data, timezone.get_default_timezone(), timezone.now())
+        except (ValueError, OverflowError):
+            self.refuse()
+        return data
+
+    def to_representation(self, value):
+        return value
+
+
+class ListParam(WPParamMixin, serializers.Field):
+    """A list given as a JSON/bracket list or a CSV string; `item_validator` checks the whole list."""
+
+    def __init__(self, *args, item_validator=None, **kwargs):
+        self.item_validator = item_validator
+        super().__init__(*args, **kwargs)
+
+    def to_internal_value(self, data):
+        items = split_list(data)
+        if self.item_validator is not None:
+            return self.item_validator(self, items)
+        return items
+
+    def to_representation(self, value):
+        return value
+
+
+class Params(serializers.Serializer):
+    """A route's parameters. `validate_request()` applies WordPress's missing-then-invalid order.
+
+    Every route also takes the language parameter (`wpml_language` by default, decisions.md).
+    """
+
+    def get_fields(self):
+        fields = super().get_fields()
+        fields[events_settings.language_param] = StringParam(
+            choices=LANGUAGE_CODES, help_text=_("The language of the content and messages of the response.")
+        )
+        return fields
+
+    @classmethod
+    def validate_request(cls, raw_params, context):
+        params = cls(data=raw_params, context=context)
+        if params.is_valid():
+            return params.validated_data
+        failures = params.errors
+        missing = [name for name in params.fields if any(e.code == "required" for e in failures.get(name, []))]
+        if missing:
+            raise errors.missing_params(missing)
+        reasons, details = {}, {}
+        for name, messages in failures.items():
+            first = _first_error(messages)
+            reasons[name] = str(first)
+            if first.code in ("rest_invalid_type", "rest_not_in_enum"):
+                details[name] = {"code": first.code, "message": str(first), "data": {"param": name}}
+        raise errors.invalid_params(reasons, details)
+
+
+def _first_error(messages):
+    """The first ErrorDetail of a field's errors (nested serializers give dicts)."""
+    while isinstance(messages, (list, dict)):
+        messages = next(iter(messages.values())) if isinstance(messages, dict) else messages[0]
+    return messages

@@ -1,0 +1,151 @@
+"""Request parameters the way WordPress reads them: PHP bracket syntax, CSV lists, truthy strings.
+
+Precedence when a name appears in several places: JSON body > form body > query string > path.
+"""
+import json
+import re
+from io import BytesIO
+from urllib.parse import parse_qsl, unquote
+
+from . import errors
+
+BODY_METHODS = {"POST", "PUT", "PATCH", "DELETE"}
+_BRACKET_KEY = re.compile(r"^([^\[]+)((?:\[[^\]]*\])*)$")
+
+
+def parse_php_pairs(pairs):
+    """Build nested dicts/lists from (key, value) pairs written in PHP bracket syntax.
+
+    `a[]=1&a[]=2` → {"a": ["1", "2"]}; `v[venue]=Hall` → {"v": {"venue": "Hall"}};
+    `o[0][organizer]=A&o[1][id]=12` → {"o": [{"organizer": "A"}, {"id": "12"}]}.
+    """
+    result = {}
+    for key, value in pairs:
+        match = _BRACKET_KEY.match(key)
+        if not match:
+            result[key] = value
+            continue
+        name, brackets = match.group(1), match.group(2)
+        path = re.findall(r"\[([^\]]*)\]", brackets) if brackets else []
+        _assign(result, [name, *path], value)
+    return _listify(result)
+
+
+def _assign(container, path, value):
+    head, rest = path[0], path[1:]
+    if head == "":
+        # `key[]`: append, as PHP does, using the next free integer key.
+        head = str(sum(1 for k in container if k.isdigit()))
+    if not rest:
+        container[head] = value
+        return
+    child = container.get(head)
+    if not isinstance(child, dict):
+        child = {}
+        container[head] = child
+    _assign(child, rest, value)
+
+
+def _listify(node):
+    """PHP arrays with only integer keys become lists (ordered by key), as JSON clients expect."""
+    if not isinstance(node, dict):
+        return node
+    converted = {key: _listify(value) for key, value in node.items()}
+    if converted and all(key.isdigit() for key in converted):
+        return [converted[key] for key in sorted(converted, key=int)]
+    return converted
+
+
+def parse_query_string(query_string):
+    return parse_php_pairs(parse_qsl(query_string, keep_blank_values=True))
+
+
+def _content_type(request):
+    return (request.META.get("CONTENT_TYPE") or "").split(";", 1)[0].strip().lower()
+
+
+def parse_body(request):
+    """(json_params, form_params) of the request body; a JSON body that does not parse is a 400."""
+    if request.method not in BODY_METHODS:
+        return {}, {}
+    content_type = _content_type(request)
+    if content_type == "application/json" or content_type.endswith("+json"):
+        raw = request.body
+        if not raw.strip():
+            return {}, {}
+        try:
+            data = json.loads(raw)
+        except (ValueError, UnicodeDecodeError) as error:
+            raise errors.invalid_json(error) from None
+        return (data if isinstance(data, dict) else {}), {}
+    if content_type == "multipart/form-data":
+        form = _multipart_form(request)
+        pairs = [(key, value) for key in form for value in form.getlist(key)]
+        return {}, parse_php_pairs(pairs)
+    if content_type in ("", "application/x-www-form-urlencoded"):
+        raw = request.body.decode("utf-8", errors="replace")
+        return {}, parse_query_string(raw)
+    # Any other content type is not read: its parameters are simply absent (no 415).
+    return {}, {}
+
+
+def _multipart_form(request):
+    """The multipart fields of any body method: Django itself parses multipart only for POST."""
+    if request.method == "POST" or request.META.get("REQUEST_METHOD", "").upper() == "POST":
+        return request.POST
+    form, _files = request.parse_file_upload(request.META, BytesIO(request.body))
+    return form
+
+
+def collect_params(request, path_params):
+    """All parameters of a request, merged with WordPress's precedence."""
+    json_params, form_params = parse_body(request)
+    query_params = parse_query_string(request.META.get("QUERY_STRING", ""))
+    merged = {}
+    for source in (path_params, query_params, form_params, json_params):
+        merged.update(source)
+    return merged
+
+
+def split_list(value):
+    """A list parameter: JSON/bracket list, or a comma-separated string ("12, 14")."""
+    if value is None:
+        return []
+    if isinstance(value, dict):
+        value = list(value.values())
+    if isinstance(value, (list, tuple)):
+        items = []
+        for item in value:
+            items.extend(split_list(item) if isinstance(item, str) else [item])
+        return items
+    if isinstance(value, bool):
+        return [value]
+    if isinstance(value, (int, float)):
+        return [value]
+    text = unquote(str(value))
+    return [_numeric(part.strip()) for part in text.split(",") if part.strip()]
+
+
+def _numeric(text):
+    return int(text) if text.isdigit() else text
+
+
+TRUTHY_WORDS = {"1", "true", "yes", "y", "on", "enable", "enabled"}
+
+
+def is_truthy(value):
+    """The plugin's truthiness rule for untyped flags (README §3.2)."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, (int, float)):
+        return value != 0
+    if isinstance(value, str):
+        return value.strip().lower() in TRUTHY_WORDS
+    return False
+
+
+def php_filter_bool(value):
+    """PHP's FILTER_VALIDATE_BOOLEAN, used by `strict_dates`."""
+    if isinstance(value, bool):
+        return value
+    return str(value).strip().lower() in {"1", "true", "on", "yes"}

@@ -1,0 +1,9 @@
+"""JSON output as WordPress sends it: `application/json; charset=UTF-8`, whatever the Accept header."""
+from rest_framework.renderers import JSONRenderer
+
+
+class WPJSONRenderer(JSONRenderer):
+    media_type = "application/json"
+    charset = "UTF-8"
+    # WordPress ignores Accept; so do we (no 406), by offering the one renderer for any type.
+    format = "json"

@@ -1,0 +1,98 @@
+"""The route table of the namespace, in WordPress registration order.
+
+Dispatch, the namespace index, OPTIONS answers and the OpenAPI document are all read from here.
+"""
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from django.utils.module_loading import import_string
+
+UPDATE_METHODS = ("POST", "PUT", "PATCH")
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    methods: tuple
+    action: str
+
+
+@dataclass(frozen=True)
+class Route:
+    # The pattern after the namespace, as WordPress registers it (it is published in the index).
+    pattern: str
+    viewset_path: str
+    endpoints: tuple = field(default_factory=tuple)
+
+    @cached_property
+    def viewset(self):
+        return import_string(self.viewset_path)
+
+    @cached_property
+    def views(self):
+        """One DRF view per endpoint, keyed by the endpoint's action."""
+        views = {}
+        for endpoint in self.endpoints:
+            actions = {method.lower(): endpoint.action for method in endpoint.methods}
+            views[endpoint.action] = self.viewset.as_view(actions)
+        return views
+
+    @property
+    def methods(self):
+        seen = []
+        for endpoint in self.endpoints:
+            seen.extend(method for method in endpoint.methods if method not in seen)
+        return seen
+
+    def endpoint_for(self, method):
+        return next((endpoint for endpoint in self.endpoints if method in endpoint.methods), None)
+
+    @property
+    def has_path_variable(self):
+        return "(?P<" in self.pattern
+
+
+def _collection(path, viewset):
+    return Route(path, viewset, (Endpoint(("GET",), "list"), Endpoint(("POST",), "create")))
+
+
+def _post_single(path, viewset, suffix=""):
+    return Route(
+        path,
+        viewset,
+        (
+            Endpoint(("GET",), f"retrieve{suffix}"),
+            Endpoint(("DELETE",), f"destroy{suffix}"),
+            Endpoint(UPDATE_METHODS, f"update{suffix}"),
+        ),
+    )
+
+
+def _term_single(path, viewset):
+    return Route(
+        path,
+        viewset,
+        (Endpoint(("GET",), "retrieve"), Endpoint(UPDATE_METHODS, "update"), Endpoint(("DELETE",), "destroy")),
+    )
+
+
+ID = r"(?P<id>\d+)"
+SLUG = r"(?P<slug>[^/]+)"
+VIEWS = "events.api.views"
+
+ROUTES = (
+    Route("", f"{VIEWS}.discovery.NamespaceIndexViewSet", (Endpoint(("GET",), "index"),)),
+    Route("/doc", f"{VIEWS}.discovery.DocViewSet", (Endpoint(("GET",), "doc"),)),
+    _collection("/events", f"{VIEWS}.events.EventViewSet"),
+    _post_single(f"/events/{ID}", f"{VIEWS}.events.EventViewSet"),
+    _post_single(f"/events/by-slug/{SLUG}", f"{VIEWS}.events.EventViewSet", "_by_slug"),
+    _collection("/venues", f"{VIEWS}.venues.VenueViewSet"),
+    _post_single(f"/venues/{ID}", f"{VIEWS}.venues.VenueViewSet"),
+    _post_single(f"/venues/by-slug/{SLUG}", f"{VIEWS}.venues.VenueViewSet", "_by_slug"),
+    _collection("/organizers", f"{VIEWS}.organizers.OrganizerViewSet"),
+    _post_single(f"/organizers/{ID}", f"{VIEWS}.organizers.OrganizerViewSet"),
+    _post_single(f"/organizers/by-slug/{SLUG}", f"{VIEWS}.organizers.OrganizerViewSet", "_by_slug"),
+    _collection("/categories", f"{VIEWS}.terms.CategoryViewSet"),
+    _term_single(f"/categories/{ID}", f"{VIEWS}.terms.CategoryViewSet"),
+    _collection("/tags", f"{VIEWS}.terms.TagViewSet"),
+    _term_single(f"/tags/{ID}", f"{VIEWS}.terms.TagViewSet"),
+)

@@ -1,0 +1,1 @@
+"""Record shapes (frozen by golden tests) and parameter declarations, one module per resource."""

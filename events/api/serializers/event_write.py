@@ -1,0 +1,304 @@
+"""Parameters of the event write routes (events.md §4-§6): create, update by ID or slug, trash."""
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.core.validators import URLValidator
+from django.utils.translation import gettext_lazy as _
+
+from ... import dates
+from ...cost import parse_cost_input
+from ...models import Event, Organizer, PostKind, Venue
+from ...services.events import SeveralVenues
+from ..params import BooleanParam, DateParam, IntegerParam, Params, RawParam, StringParam
+from .event_params import event_for_slug
+from .linked_params import existing_user_id, image_reference, nested_linked_fields, registered_status
+
+MAX_RECORD_ID = 2**63 - 1
+TITLE_MAX_LENGTH = Event._meta.get_field("title").max_length
+TIMEZONE_MAX_LENGTH = Event._meta.get_field("timezone_name").max_length
+WEBSITE_MAX_LENGTH = Event._meta.get_field("website").max_length
+
+# The event attributes a write may change, as the service takes them (API parameter names).
+WRITE_FIELDS = (
+    "author", "date", "date_utc", "title", "description", "excerpt", "slug", "status", "timezone", "all_day",
+    "start_date", "end_date", "image", "cost", "website", "show_map", "show_map_link", "hide_from_listings",
+    "sticky", "featured", "categories", "tags", "venue", "organizer",
+)
+
+
+def has_nul(value):
+    """PostgreSQL cannot store NUL characters in text: such input is refused rather than failing at save."""
+    if isinstance(value, str):
+        return "\x00" in value
+    if isinstance(value, dict):
+        return any(has_nul(key) or has_nul(item) for key, item in value.items())
+    if isinstance(value, (list, tuple)):
+        return any(has_nul(item) for item in value)
+    return False
+
+
+class TextParam(StringParam):
+    """A typed string that PostgreSQL can store."""
+
+    def to_internal_value(self, data):
+        value = super().to_internal_value(data)
+        if has_nul(value):
+            self.refuse()
+        return value
+
+
+class EventDateParam(DateParam):
+    def to_internal_value(self, data):
+        if has_nul(data):
+            self.refuse()
+        return super().to_internal_value(data)
+
+
+def written_fields(validated, sent, exclude=()):
+    """The write fields the client actually sent (declared defaults are not writes)."""
+    return {name: validated[name] for name in WRITE_FIELDS if name in sent and name in validated and name not in exclude}
+
+
+# --- validators ---------------------------------------------------------------------------------
+
+
+def _record_id(value):
+    """A positive integer from an int, an integral float or a digit string, else None."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if isinstance(value, str) and value.strip().isdigit():
+        value = int(value.strip())
+    if isinstance(value, int) and 0 < value <= MAX_RECORD_ID:
+        return value
+    return None
+
+
+def _is_empty(value):
+    return value is None or value in ("", 0, "0", [], {}) and not isinstance(value, bool)
+
+
+def _items(value):
+    """A venue/organizer value as a list of items: lists, PHP-style numbered objects and CSV strings unfold."""
+    if isinstance(value, dict):
+        if value and all(str(key).isdigit() for key in value):
+            value = [value[key] for key in sorted(value, key=lambda key: int(key))]
+        else:
+            # A bare object of fields is one item (the Recommended reading of events.md §4.2).
+            return [value]
+    if not isinstance(value, (list, tuple)):
+        value = [value]
+    items = []
+    for item in value:
+        if isinstance(item, str) and "," in item:
+            items.extend(part.strip() for part in item.split(","))
+        else:
+            items.append(item)
+    return [item for item in items if not _is_empty(item)]
+
+
+def _linked_item(field, item, kind, model):
+    """One venue/organizer item: an existing record (by ID or `{"id": N}`) or the validated fields of a new one."""
+    if isinstance(item, dict) and not _is_empty(item.get("id")):
+        item = item["id"]
+    if isinstance(item, dict):
+        fields = nested_linked_fields(kind, {key: value for key, value in item.items() if key != "id"}, field.context.get("request"))
+        if fields is None:
+            field.refuse()
+        return fields
+    record_id = _record_id(item)
+    if record_id is None:
+        field.refuse()
+    # The shared ID sequence means any other kind's ID (an event's, say) is simply not found here.
+    record = model.objects.filter(pk=record_id).first()
+    if record is None:
+        field.refuse()
+    return record
+
+
+def venue_reference(field, value):
+    """events.md §4.2: empty (no venue), an ID, `{"id": N}`, an object of venue fields, or a one-item list of those.
+
+    Longer lists validate item by item and are refused when saving (could-not-create-venue).
+    """
+    if has_nul(value):
+        field.refuse()
+    if isinstance(value, bool):
+        field.refuse()
+    items = [_linked_item(field, item, PostKind.VENUE, Venue) for item in _items(value)]
+    if not items:
+        return None
+    if len(items) == 1:
+        return items[0]
+    return SeveralVenues(items)
+
+
+def organizer_references(field, value):
+    """events.md §4.2: IDs, `{"id": N}` items and objects of organizer fields, in a list, a CSV or alone; order kept."""
+    if has_nul(value):
+        field.refuse()
+    if isinstance(value, bool):
+        field.refuse()
+    return [_linked_item(field, item, PostKind.ORGANIZER, Organizer) for item in _items(value)]
+
+
+def term_references(field, value):
+    """Term IDs, slugs or names; anything the service cannot read is skipped, never an error (events.md §4)."""
+    if has_nul(value):
+        field.refuse()
+    return value
+
+
+def cost_input(field, value):
+    """One cost string (or number) or a list of them; the currency mark is read from them."""
+    if has_nul(value):
+        field.refuse()
+    try:
+        return parse_cost_input([] if value is None else value)
+    except ValueError:
+        field.refuse()
+
+
+def time_zone_or_empty(field, value):
+    """An IANA zone name, "UTC" or a "UTC+5"-style offset; empty means the site zone."""
+    if not isinstance(value, str):
+        field.type_error()
+    if value == "":
+        return value
+    if len(value) > TIMEZONE_MAX_LENGTH or has_nul(value):
+        field.refuse()
+    try:
+        dates.zone_from_name(value)
+    except ValueError:
+        field.refuse()
+    return value
+
+
+_URL_VALIDATOR = URLValidator(schemes=["http", "https", "ftp", "ftps"])
+
+
+def event_website(field, value):
+    """An absolute URL or empty (`null` reads as empty); the same rule as venue and organizer websites."""
+    if value is None:
+        return ""
+    if not isinstance(value, str) or has_nul(value):
+        field.refuse()
+    text = value.strip()
+    if text == "":
+        return ""
+    if len(text) > WEBSITE_MAX_LENGTH:
+        field.refuse()
+    try:
+        _URL_VALIDATOR(text)
+    except DjangoValidationError:
+        field.refuse()
+    return text
+
+
+def event_image(field, value):
+    if has_nul(value):
+        field.refuse()
+    return image_reference(field, value)
+
+
+def event_author(field, value):
+    return existing_user_id(field, value)
+
+
+def event_status(field, value):
+    if not isinstance(value, str):
+        field.type_error()
+    return registered_status(field, value)
+
+
+# --- the declarations ---------------------------------------------------------------------------
+
+
+class EventFields(Params):
+    """Every writable event field of events.md §4, in the plugin's declaration order."""
+
+    author = RawParam(validator=event_author, wp_type="integer", help_text=_("The ID of the event's author; by default the caller."))
+    date = EventDateParam(typed=True, help_text=_("The publication date, read in the event time zone (else the site zone)."))
+    date_utc = EventDateParam(typed=True, help_text=_("The publication date, in UTC."))
+    title = TextParam(non_empty=True, max_length=TITLE_MAX_LENGTH, help_text=_("The event title."))
+    description = TextParam(non_empty=True, help_text=_("The event description."))
+    excerpt = TextParam(non_empty=True, help_text=_("The event excerpt."))
+    slug = TextParam(non_empty=True, help_text=_("The event slug."))
+    status = RawParam(validator=event_status, wp_type="string", help_text=_("The event status; scaled down for callers who may not publish."))
+    timezone = RawParam(
+        validator=time_zone_or_empty,
+        wp_type="string",
+        help_text=_("The event time zone: an IANA name or a UTC offset such as UTC+5; empty for the site zone."),
+    )
+    all_day = BooleanParam(default=False, help_text=_("Whether the event lasts whole days."))
+    start_date = EventDateParam(help_text=_("The start, read in the event time zone."))
+    end_date = EventDateParam(help_text=_("The end, read in the event time zone."))
+    image = RawParam(
+        validator=event_image,
+        wp_type="string",
+        help_text=_("The featured image: an image ID or URL (a new URL is imported); empty removes it."),
+    )
+    cost = RawParam(validator=cost_input, allow_null=True, help_text=_("The cost: one string or a list of strings, such as $10."))
+    website = RawParam(validator=event_website, allow_null=True, default=None, help_text=_("The event website (a URL, or empty)."))
+    show_map = BooleanParam(help_text=_("Whether the event page shows a map of the venue."))
+    show_map_link = BooleanParam(help_text=_("Whether the event page links to a map of the venue."))
+    hide_from_listings = BooleanParam(help_text=_("Whether the event is left out of event lists."))
+    sticky = BooleanParam(help_text=_("Whether the event is pinned in month views."))
+    featured = BooleanParam(help_text=_("Whether the event is featured."))
+    categories = RawParam(
+        validator=term_references,
+        allow_null=True,
+        default=None,
+        help_text=_("Event categories: IDs, slugs or names (unknown names are created); empty for none."),
+    )
+    tags = RawParam(
+        validator=term_references,
+        allow_null=True,
+        default=None,
+        help_text=_("Tags: IDs, slugs or names (unknown names are created); empty for none."),
+    )
+    venue = RawParam(
+        validator=venue_reference,
+        allow_null=True,
+        default=None,
+        help_text=_("The venue: an ID or an object of venue fields (an existing venue of that name is reused); empty for none."),
+    )
+    organizer = RawParam(
+        validator=organizer_references,
+        allow_null=True,
+        default=None,
+        help_text=_("The organizers, in order: IDs or objects of organizer fields; empty for none."),
+    )
+
+
+class EventCreateParams(EventFields):
+    """`POST /events`: title, start_date and end_date required."""
+
+    def get_fields(self):
+        fields = super().get_fields()
+        for name in ("title", "start_date", "end_date"):
+            fields[name].required = True
+        return fields
+
+
+class EventUpdateParams(EventFields):
+    """`POST|PUT|PATCH /events/{id}`: the create fields, none required, after the path ID."""
+
+    def get_fields(self):
+        fields = super().get_fields()
+        return {"id": IntegerParam(required=True, help_text=_("The event ID.")), **fields}
+
+
+class EventSlugUpdateParams(EventFields):
+    """`POST|PUT|PATCH /events/by-slug/{slug}`: the create `slug` stands in for the path one (events.md §5)."""
+
+
+class EventDeleteParams(Params):
+    """`DELETE /events/{id}`."""
+
+    id = IntegerParam(required=True, help_text=_("The event ID."))
+
+
+class EventSlugDeleteParams(Params):
+    """`DELETE /events/by-slug/{slug}`: the slug must name an event (else 400), the validated value is a SlugMatch."""
+
+    slug = RawParam(required=True, validator=event_for_slug, wp_type="string", help_text=_("The event slug."))

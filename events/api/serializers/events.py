@@ -1,0 +1,163 @@
+"""The event record of events.md §1, built by hand: every list page renders up to 50 of them."""
+import datetime as dt
+
+from django.utils import timezone
+from django.utils.translation import gettext
+from rest_framework import serializers
+
+from ... import roles
+from ...conf import events_settings
+from ...cost import cost_values, format_cost
+from ...dates import date_details, format_wp
+from ...models import Taxonomy
+from ...services.schedule import wall_clock
+from ...text import autop, escape_url, texturize
+from ..links import global_id, namespace_url, post_url
+from .images import image_record
+from .json_ld import event_json_ld
+from .organizers import OrganizerRecordSerializer
+from .terms import EmbeddedTermSerializer
+from .venues import VenueRecordSerializer
+
+# events.md §1.6: what a password-protected event shows in a list.
+BLANKED_TEXT = ("description", "excerpt", "cost", "website")
+BLANKED_FLAGS = ("all_day", "show_map", "show_map_link", "hide_from_listings", "sticky", "featured")
+BLANKED_LISTS = ("categories", "tags", "venue", "organizer", "custom_fields")
+
+
+def is_protected(event, request):
+    """A password hides the event unless the request sends it, or asks `context=edit` as someone who may edit."""
+    if not event.password:
+        return False
+    raw = getattr(getattr(request, "_request", request), "raw_params", {})
+    if raw.get("password") == event.password:
+        return False
+    return not (raw.get("context") == "edit" and roles.can_edit(request.user, event))
+
+
+def blank_protected(record):
+    for key in BLANKED_TEXT:
+        if key in record:
+            record[key] = ""
+    if "image" in record:
+        record["image"] = False
+    for key in BLANKED_FLAGS:
+        if key in record:
+            record[key] = None
+    for key in BLANKED_LISTS:
+        if key in record:
+            record[key] = []
+    if "cost_details" in record:
+        record["cost_details"] = {"currency_symbol": "", "currency_position": "", "currency_code": "", "values": []}
+    return record
+
+
+def _flag(value):
+    """Map flags never stored (None) read as true, like WordPress's missing post meta."""
+    return True if value is None else bool(value)
+
+
+def cost_fields(event):
+    """`cost` and `cost_details` (events.md §1.2)."""
+    values = [str(value) for value in (event.cost or [])]
+    cost = format_cost(
+        values,
+        event.currency_symbol,
+        event.currency_position,
+        default_symbol=events_settings.DEFAULT_CURRENCY_SYMBOL,
+        free_label=gettext("Free"),
+    )
+    details = {
+        "currency_symbol": event.currency_symbol,
+        "currency_code": event.currency_code,
+        "currency_position": event.currency_position,
+        "values": cost_values(values),
+    }
+    return cost, details
+
+
+def embedded_terms(event, request):
+    """(categories, tags) of a prefetched event, each sorted by name as WordPress returns them."""
+    terms = sorted(event.terms.all(), key=lambda term: (str(term.name), term.pk))
+    context = {"request": request}
+    categories = [EmbeddedTermSerializer(term, context=context).data for term in terms if term.taxonomy == Taxonomy.CATEGORY]
+    tags = [EmbeddedTermSerializer(term, context=context).data for term in terms if term.taxonomy == Taxonomy.TAG]
+    return categories, tags
+
+
+def embedded_venue(event, context):
+    if event.venue_id is None or event.venue is None:
+        return []
+    return VenueRecordSerializer(event.venue, context=context).data
+
+
+def embedded_organizers(event, context):
+    return [OrganizerRecordSerializer(link.organizer, context=context).data for link in event.organizer_links.all()]
+
+
+class EventRecordSerializer(serializers.BaseSerializer):
+    """An Event as the API shows it; expects the relations the events viewset prefetches.
+
+    Context: `request`; `json_ld` (single reads: add `json_ld` here and in the embedded venue and
+    organizers); `blank_protected` (lists: blank password-protected events, events.md §1.6).
+    """
+
+    def to_representation(self, event):
+        request = self.context["request"]
+        single = bool(self.context.get("json_ld"))
+        linked_context = {"request": request, "json_ld": single, "embedded": True}
+        site_zone = timezone.get_default_timezone()
+        url = post_url(request, event)
+        gid = global_id(request, event.pk)
+        start, end = wall_clock(event.start_local), wall_clock(event.end_local)
+        start_utc, end_utc = event.start_utc.astimezone(dt.UTC), event.end_utc.astimezone(dt.UTC)
+        cost, cost_details = cost_fields(event)
+        categories, tags = embedded_terms(event, request)
+        record = {
+            "id": event.pk,
+            "global_id": gid,
+            "global_id_lineage": [gid],
+            "author": event.author_id_string,
+            "status": event.status,
+            "date": format_wp(event.date.astimezone(site_zone)),
+            "date_utc": format_wp(event.date.astimezone(dt.UTC)),
+            "modified": format_wp(event.modified.astimezone(site_zone)),
+            "modified_utc": format_wp(event.modified.astimezone(dt.UTC)),
+            "url": url,
+            "rest_url": namespace_url(request, f"/events/{event.pk}"),
+            "title": texturize(event.title or ""),
+            "description": autop(event.description or ""),
+            "excerpt": autop(event.excerpt or ""),
+            "slug": event.slug,
+            "image": image_record(event.image, request) if event.image_id is not None else False,
+            "all_day": event.all_day,
+            "start_date": format_wp(start),
+            "start_date_details": date_details(start),
+            "end_date": format_wp(end),
+            "end_date_details": date_details(end),
+            "utc_start_date": format_wp(start_utc),
+            "utc_start_date_details": date_details(start_utc),
+            "utc_end_date": format_wp(end_utc),
+            "utc_end_date_details": date_details(end_utc),
+            "timezone": event.timezone_name,
+            "timezone_abbr": event.timezone_abbr,
+            "cost": cost,
+            "cost_details": cost_details,
+            # Never stored: the event page; stored empty: "" (events.md §1).
+            "website": url if event.website is None else escape_url(event.website),
+            "show_map": _flag(event.show_map),
+            "show_map_link": _flag(event.show_map_link),
+            "hide_from_listings": event.hide_from_listings,
+            "sticky": event.sticky,
+            "featured": event.featured,
+            "categories": categories,
+            "tags": tags,
+            "venue": embedded_venue(event, linked_context),
+            "organizer": embedded_organizers(event, linked_context),
+            "custom_fields": [],
+        }
+        if single and not event.password:
+            record["json_ld"] = event_json_ld(event, request)
+        if self.context.get("blank_protected") and is_protected(event, request):
+            blank_protected(record)
+        return record

@@ -1,0 +1,468 @@
+"""Parameters of the venue and organizer routes (venues-organizers.md §2-§6), one declaration per kind and action.
+
+The create declarations also validate the venue/organizer objects nested in event writes
+(`nested_linked_fields`).
+"""
+import math
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.core.validators import URLValidator
+from django.utils.translation import gettext_lazy as _
+
+from ... import roles
+from ...conf import events_settings
+from ...models import Event, Organizer, PostKind, PostStatus, Venue
+from ...services import visibility
+from ...services.images import find_attachment
+from ...text import normalize_lookup_slug
+from ..params import DateParam, ListParam, Params, PositiveIntegerParam, RawParam, StringParam
+from ..parsing import is_truthy
+
+# IDs beyond the 64-bit range cannot name a record; the databases refuse to compare with them.
+MAX_RECORD_ID = 2**63 - 1
+MODELS = {PostKind.VENUE: Venue, PostKind.ORGANIZER: Organizer}
+
+# The writable fields of each kind, as the services take them (API parameter names).
+COMMON_WRITE_FIELDS = ("author", "date", "date_utc", "description", "status", "website", "image")
+VENUE_TEXT_FIELDS = ("address", "city", "country", "province", "state", "zip", "phone", "stateprovince")
+ORGANIZER_TEXT_FIELDS = ("phone", "email")
+WRITE_FIELDS = {
+    PostKind.VENUE: ("venue", *COMMON_WRITE_FIELDS, "show_map", "show_map_link", *VENUE_TEXT_FIELDS, "geo_lat", "geo_lng"),
+    PostKind.ORGANIZER: ("organizer", *COMMON_WRITE_FIELDS, *ORGANIZER_TEXT_FIELDS),
+}
+
+
+def _column_length(model, name):
+    return model._meta.get_field(name).max_length
+
+
+def _record_id(value):
+    """A positive integer from an int or a digit string, else None."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if isinstance(value, str) and value.strip().isdigit():
+        value = int(value.strip())
+    if isinstance(value, int) and 0 < value <= MAX_RECORD_ID:
+        return value
+    return None
+
+
+def default_per_page():
+    return events_settings.DEFAULT_PER_PAGE
+
+
+# --- the record behind a path ID or slug ----------------------------------------------------------
+
+
+def existing_record_id(field, value):
+    """§3 step 1: the ID of a record of the route's kind, whatever its status (trash included)."""
+    model = MODELS[field.parent.kind]
+    record_id = _record_id(value)
+    if record_id is None or not model.objects.filter(pk=record_id).exists():
+        field.refuse()
+    return record_id
+
+
+def record_id_for_slug(field, value):
+    """README §6: the segment normalised like a WordPress slug, then an exact match of the kind, any status."""
+    if not isinstance(value, str):
+        field.type_error()
+    model = MODELS[field.parent.kind]
+    slug = normalize_lookup_slug(value)
+    record_id = model.objects.filter(slug=slug).order_by("pk").values_list("pk", flat=True).first() if slug else None
+    if record_id is None:
+        field.refuse()
+    return record_id
+
+
+# --- list parameters ----------------------------------------------------------------------------
+
+
+def existing_event_id(field, value):
+    """`event`: the ID of an event, whatever its status (`23` with no such event is refused)."""
+    event_id = _record_id(value)
+    if event_id is None or not Event.objects.filter(pk=event_id).exists():
+        field.refuse()
+    return event_id
+
+
+def linked_status_filter(field, items):
+    """auth.md §2.2, checked against the venue/organizer edit right of the caller."""
+    user = getattr(field.context.get("request"), "user", None)
+    if not visibility.check_status_filter(user, field.parent.kind, items):
+        field.refuse()
+    return items
+
+
+# --- write parameters ---------------------------------------------------------------------------
+
+
+def existing_user_id(field, value):
+    """`author`: WordPress's user-ID validator runs before the integer type check, so any refusal is generic."""
+    user_id = _record_id(value)
+    if user_id is None or not get_user_model().objects.filter(pk=user_id).exists():
+        field.refuse()
+    return user_id
+
+
+def registered_status(field, value):
+    if not isinstance(value, str) or value not in PostStatus.registered():
+        field.refuse()
+    return value
+
+
+_URL_VALIDATOR = URLValidator(schemes=["http", "https", "ftp", "ftps"])
+
+
+def website_or_empty(field, value):
+    """A valid absolute URL, or empty (which clears the website)."""
+    if not isinstance(value, str):
+        field.refuse()
+    text = value.strip()
+    if text == "":
+        return ""
+    try:
+        _URL_VALIDATOR(text)
+    except DjangoValidationError:
+        field.refuse()
+    if len(text) > _column_length(MODELS[field.parent.kind], "website"):
+        field.refuse()
+    return text
+
+
+@dataclass(frozen=True)
+class ImageChoice:
+    """A validated `image`: an existing attachment, a URL to import when saving, or neither (remove the image)."""
+
+    attachment: object = None
+    import_url: str = ""
+
+    @property
+    def removes(self):
+        return self.attachment is None and not self.import_url
+
+
+def image_reference(field, value):
+    """`image`: empty, an attachment ID or URL, or (callers who may upload files) a URL to import.
+
+    The download happens when the record is saved, after the permission checks.
+    """
+    if not isinstance(value, str):
+        field.type_error()
+    text = value.strip()
+    if text == "":
+        return ImageChoice()
+    request = field.context.get("request")
+    attachment = find_attachment(text, request)
+    if attachment is not None:
+        return ImageChoice(attachment=attachment)
+    if text.isdigit():
+        field.refuse()
+    parts = urlsplit(text)
+    if parts.scheme.lower() not in ("http", "https") or not parts.netloc:
+        field.refuse()
+    if not roles.has_capability(getattr(request, "user", None), roles.UPLOAD_FILES):
+        field.refuse()
+    return ImageChoice(import_url=text)
+
+
+def coordinate(limit):
+    """`geo_lat` (limit 90) or `geo_lng` (limit 180) in decimal degrees; empty clears it."""
+
+    def validate(field, value):
+        if value is None or value == "":
+            return None
+        if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+            field.refuse()
+        try:
+            number = float(value)
+        except ValueError:
+            field.refuse()
+        if not math.isfinite(number) or not -limit <= number <= limit:
+            field.refuse()
+        return number
+
+    return validate
+
+
+class MapFlagParam(StringParam):
+    """`show_map`/`show_map_link`: typed string, then read as truthy; nested in an event write, any JSON type."""
+
+    def to_internal_value(self, data):
+        if not self.context.get("nested"):
+            data = super().to_internal_value(data)
+        return is_truthy(data)
+
+
+class RequiredWithNullDefault(StringParam):
+    """The organizer name: required, yet declared with a `null` default in the index (discovery.md §1).
+
+    DRF refuses both at construction; the default only feeds the index, since a required
+    parameter is never defaulted.
+    """
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, required=True, **kwargs)
+        self.default = None
+
+
+class LinkedParams(Params):
+    """Parameters whose validators need the route's record kind read it from `kind`."""
+
+    kind = None
+
+
+# --- declarations shared by both kinds ----------------------------------------------------------
+
+
+def _id_param(help_text):
+    return RawParam(validator=existing_record_id, wp_type="integer", required=True, help_text=help_text)
+
+
+def _slug_param(help_text):
+    return RawParam(validator=record_id_for_slug, wp_type="string", required=True, help_text=help_text)
+
+
+def _password_param():
+    return StringParam(
+        non_empty=True, help_text=_("The password of a password-protected record, to read it unblanked.")
+    )
+
+
+def _text(model, column, help_text):
+    """A stored text field: empty allowed (it clears the field), declared with a `null` default."""
+    return StringParam(max_length=_column_length(model, column), default=None, help_text=help_text)
+
+
+class ListParamsBase(LinkedParams):
+    page = PositiveIntegerParam(default=1, help_text=_("The page of results to return."))
+    per_page = PositiveIntegerParam(
+        default=default_per_page, help_text=_("The number of records to return on each page (at most 50).")
+    )
+    search = StringParam(
+        non_empty=True, help_text=_("Words the name, description or contact details must all contain.")
+    )
+    event = RawParam(
+        validator=existing_event_id, wp_type="integer", help_text=_("Only the records linked to this event (ID).")
+    )
+    has_events = RawParam(
+        help_text=_("Only records linked to at least one event that is not a draft (true), or to none (false).")
+    )
+    only_with_upcoming = RawParam(
+        default=False, help_text=_("Only records linked to at least one event that has not started yet (true).")
+    )
+    status = ListParam(
+        item_validator=linked_status_filter,
+        wp_format="string",
+        help_text=_("Statuses to list; only publish unless the caller may edit records of this kind."),
+    )
+
+
+# --- venues -------------------------------------------------------------------------------------
+
+
+class VenueFields(LinkedParams):
+    """Every venue field of §4.1, none required (the update declarations)."""
+
+    kind = PostKind.VENUE
+
+    venue = StringParam(non_empty=True, max_length=_column_length(Venue, "title"), help_text=_("The venue name."))
+    author = RawParam(validator=existing_user_id, wp_type="integer", help_text=_("The ID of the venue's author."))
+    date = DateParam(typed=True, help_text=_("The publication date, in the site's time zone."))
+    date_utc = DateParam(typed=True, help_text=_("The publication date, in UTC."))
+    description = StringParam(default=None, help_text=_("The venue description, as HTML."))
+    status = RawParam(validator=registered_status, wp_type="string", help_text=_("The venue's status."))
+    show_map = MapFlagParam(default=None, help_text=_("Whether the venue map is shown."))
+    show_map_link = MapFlagParam(default=None, help_text=_("Whether the link to the venue map is shown."))
+    address = _text(Venue, "address", _("The venue's street address."))
+    city = _text(Venue, "city", _("The venue's city."))
+    country = _text(Venue, "country", _("The venue's country."))
+    province = _text(Venue, "province", _("The venue's province."))
+    state = _text(Venue, "state", _("The venue's state."))
+    zip = _text(Venue, "zip", _("The venue's postal code."))
+    phone = _text(Venue, "phone", _("The venue's phone number."))
+    stateprovince = _text(Venue, "stateprovince", _("The venue's state or province."))
+    website = RawParam(
+        validator=website_or_empty, wp_type="string", default=None, help_text=_("The venue's website.")
+    )
+    image = RawParam(
+        validator=image_reference, wp_type="string", default=None, help_text=_("The featured image of the venue.")
+    )
+    geo_lat = RawParam(
+        validator=coordinate(90), wp_format="double", help_text=_("The venue's latitude, in decimal degrees.")
+    )
+    geo_lng = RawParam(
+        validator=coordinate(180), wp_format="double", help_text=_("The venue's longitude, in decimal degrees.")
+    )
+
+
+class VenueParams(VenueFields):
+    """`POST /venues` (and venue objects nested in event writes)."""
+
+    venue = StringParam(
+        non_empty=True, required=True, max_length=_column_length(Venue, "title"), help_text=_("The venue name.")
+    )
+
+
+class VenueUpdateParams(VenueFields):
+    """`POST|PUT|PATCH /venues/{id}`."""
+
+    id = _id_param(_("The venue ID."))
+
+    def get_fields(self):
+        return _path_first(super().get_fields(), "id")
+
+
+class VenueSlugUpdateParams(VenueFields):
+    """`POST|PUT|PATCH /venues/by-slug/{slug}`: the validated `slug` is the venue ID."""
+
+    slug = _slug_param(_("The venue slug."))
+
+    def get_fields(self):
+        return _path_first(super().get_fields(), "slug")
+
+
+class VenueReadParams(LinkedParams):
+    kind = PostKind.VENUE
+    id = _id_param(_("The venue ID."))
+    password = _password_param()
+
+
+class VenueSlugReadParams(LinkedParams):
+    kind = PostKind.VENUE
+    slug = _slug_param(_("The venue slug."))
+    password = _password_param()
+
+
+class VenueIdParams(LinkedParams):
+    kind = PostKind.VENUE
+    id = _id_param(_("The venue ID."))
+
+
+class VenueSlugParams(LinkedParams):
+    kind = PostKind.VENUE
+    slug = _slug_param(_("The venue slug."))
+
+
+class VenueListParams(ListParamsBase):
+    kind = PostKind.VENUE
+
+
+# --- organizers ---------------------------------------------------------------------------------
+
+
+class OrganizerFields(LinkedParams):
+    """Every organizer field of §4.2, none required (the update declarations)."""
+
+    kind = PostKind.ORGANIZER
+
+    organizer = StringParam(
+        non_empty=True,
+        default=None,
+        max_length=_column_length(Organizer, "title"),
+        help_text=_("The organizer name."),
+    )
+    author = RawParam(
+        validator=existing_user_id, wp_type="integer", default=None, help_text=_("The ID of the organizer's author.")
+    )
+    date = DateParam(typed=True, default=None, help_text=_("The publication date, in the site's time zone."))
+    date_utc = DateParam(typed=True, default=None, help_text=_("The publication date, in UTC."))
+    description = StringParam(default=None, help_text=_("The organizer description, as HTML."))
+    status = RawParam(validator=registered_status, wp_type="string", default=None, help_text=_("The organizer's status."))
+    phone = _text(Organizer, "phone", _("The organizer's phone number."))
+    website = RawParam(
+        validator=website_or_empty, wp_type="string", default=None, help_text=_("The organizer's website.")
+    )
+    email = _text(Organizer, "email", _("The organizer's email address."))
+    image = RawParam(
+        validator=image_reference, wp_type="string", default=None, help_text=_("The featured image of the organizer.")
+    )
+
+
+class OrganizerParams(OrganizerFields):
+    """`POST /organizers` (and organizer objects nested in event writes)."""
+
+    organizer = RequiredWithNullDefault(
+        non_empty=True, max_length=_column_length(Organizer, "title"), help_text=_("The organizer name.")
+    )
+
+
+class OrganizerUpdateParams(OrganizerFields):
+    """`POST|PUT|PATCH /organizers/{id}`."""
+
+    id = _id_param(_("The organizer ID."))
+
+    def get_fields(self):
+        return _path_first(super().get_fields(), "id")
+
+
+class OrganizerSlugUpdateParams(OrganizerFields):
+    """`POST|PUT|PATCH /organizers/by-slug/{slug}`: the validated `slug` is the organizer ID."""
+
+    slug = _slug_param(_("The organizer slug."))
+
+    def get_fields(self):
+        return _path_first(super().get_fields(), "slug")
+
+
+class OrganizerReadParams(LinkedParams):
+    kind = PostKind.ORGANIZER
+    id = _id_param(_("The organizer ID."))
+    password = _password_param()
+
+
+class OrganizerSlugReadParams(LinkedParams):
+    kind = PostKind.ORGANIZER
+    slug = _slug_param(_("The organizer slug."))
+    password = _password_param()
+
+
+class OrganizerIdParams(LinkedParams):
+    kind = PostKind.ORGANIZER
+    id = _id_param(_("The organizer ID."))
+
+
+class OrganizerSlugParams(LinkedParams):
+    kind = PostKind.ORGANIZER
+    slug = _slug_param(_("The organizer slug."))
+
+
+class OrganizerListParams(ListParamsBase):
+    kind = PostKind.ORGANIZER
+
+
+def _path_first(fields, name):
+    """The path variable leads the update arguments, as WordPress lists it."""
+    ordered = {name: fields.pop(name)}
+    ordered.update(fields)
+    return ordered
+
+
+# --- what a write changes -----------------------------------------------------------------------
+
+CREATE_PARAMS = {PostKind.VENUE: VenueParams, PostKind.ORGANIZER: OrganizerParams}
+
+
+def linked_fields(kind, validated, sent):
+    """The write fields of `kind` the client actually sent (declared `null` defaults left out)."""
+    return {name: validated[name] for name in WRITE_FIELDS[kind] if name in sent and name in validated}
+
+
+def nested_linked_fields(kind, data, request):
+    """The fields of a venue/organizer object nested in an event write, or None when it is invalid.
+
+    Same rules as `POST /venues|organizers` (name required and non-empty), except that the map
+    flags accept any JSON type (README §3.2).
+    """
+    if not isinstance(data, dict):
+        return None
+    params = CREATE_PARAMS[kind](data=data, context={"request": request, "nested": True})
+    if not params.is_valid():
+        return None
+    return linked_fields(kind, params.validated_data, data)
+

@@ -1,0 +1,221 @@
+"""Parameters of the categories and tags routes (terms.md §2-§6), one declaration per action and taxonomy."""
+from dataclasses import dataclass
+
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from ...conf import events_settings
+from ...models import Event, Taxonomy, Term
+from ..params import BooleanParam, ListParam, Params, PositiveIntegerParam, RawParam, StringParam
+
+# IDs beyond the 64-bit range cannot name a record; the databases refuse to compare with them.
+MAX_RECORD_ID = 2**63 - 1
+ID_ITEMS = {"type": "integer"}
+
+
+def default_per_page():
+    return events_settings.DEFAULT_PER_PAGE
+
+
+def _record_id(value):
+    """A positive integer from an int or a digit string, else None."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if isinstance(value, str) and value.strip().isdigit():
+        value = int(value.strip())
+    if isinstance(value, int) and 0 < value <= MAX_RECORD_ID:
+        return value
+    return None
+
+
+def existing_term_id(field, value):
+    """The path `id`: a term of the route's taxonomy (a tag's ID on /categories is refused)."""
+    term_id = _record_id(value)
+    if term_id is None or not Term.objects.filter(taxonomy=field.parent.taxonomy, pk=term_id).exists():
+        field.refuse()
+    return term_id
+
+
+def existing_category(field, value):
+    """`parent`: an existing category; `0` and `""` are refused too, as the plugin's validator does."""
+    term_id = _record_id(value)
+    parent = Term.objects.filter(taxonomy=Taxonomy.CATEGORY, pk=term_id).first() if term_id else None
+    if parent is None:
+        field.refuse()
+    return parent
+
+
+def category_parent_for_update(field, value):
+    """`parent` of an update: also refused when it would make the category its own ancestor."""
+    parent = existing_category(field, value)
+    term_id = _record_id(field.parent.initial_data.get("id"))
+    seen, node = set(), parent
+    while node is not None and node.pk not in seen:
+        if node.pk == term_id:
+            field.refuse()
+        seen.add(node.pk)
+        node = node.parent
+    return parent
+
+
+def existing_event_id(field, value):
+    """`post`/`event`: the ID of an event, whatever its status."""
+    event_id = _record_id(value)
+    if event_id is None or not Event.objects.filter(pk=event_id).exists():
+        field.refuse()
+    return event_id
+
+
+@dataclass(frozen=True)
+class TermSelection:
+    """The items of `include`/`exclude` as the client wrote them, and the term IDs they name."""
+
+    given: list
+    ids: list
+
+
+def existing_term_items(field, items):
+    """Every item an ID (or a slug) of a term of the route's taxonomy, checked in one query."""
+    if any(isinstance(item, (bool, list, dict, float)) or item is None for item in items):
+        field.refuse()
+    texts = [str(item).strip() for item in items]
+    numbers = {int(text) for text in texts if text.isdigit() and 0 < int(text) <= MAX_RECORD_ID}
+    found = Term.objects.filter(taxonomy=field.parent.taxonomy).filter(Q(pk__in=numbers) | Q(slug__in=set(texts)))
+    by_id, by_slug = set(), {}
+    for pk, slug in found.values_list("pk", "slug"):
+        by_id.add(pk)
+        by_slug[slug] = pk
+    ids = []
+    for text in texts:
+        if text.isdigit() and int(text) in by_id:
+            ids.append(int(text))
+        elif text in by_slug:
+            ids.append(by_slug[text])
+        else:
+            field.refuse()
+    return TermSelection(given=texts, ids=ids)
+
+
+class TermParams(Params):
+    """Parameters whose validators need the route's taxonomy read it from `taxonomy`."""
+
+    taxonomy = None
+
+
+# --- reads ----------------------------------------------------------------------------------------
+
+
+class TermListParams(TermParams):
+    page = PositiveIntegerParam(default=1, help_text=_("The page of results to return."))
+    per_page = PositiveIntegerParam(
+        default=default_per_page, help_text=_("The number of terms to return on each page (at most 50).")
+    )
+    search = StringParam(non_empty=True, help_text=_("Terms whose name or slug contains this text."))
+    exclude = ListParam(
+        item_validator=existing_term_items, wp_items=ID_ITEMS, help_text=_("Leave out the terms with these IDs.")
+    )
+    include = ListParam(
+        item_validator=existing_term_items, wp_items=ID_ITEMS, help_text=_("Only the terms with these IDs.")
+    )
+    order = StringParam(non_empty=True, help_text=_("The sort direction: asc or desc."))
+    orderby = StringParam(
+        non_empty=True,
+        help_text=_("The sort field: name, id, slug, term_group, count, description, parent, include or none."),
+    )
+    hide_empty = BooleanParam(default="1", help_text=_("Whether to leave out terms that no published event carries."))
+
+
+def _post_filter():
+    return RawParam(validator=existing_event_id, wp_type="integer", help_text=_("Only the terms of this event."))
+
+
+def _event_filter():
+    return RawParam(
+        validator=existing_event_id, wp_type="integer", help_text=_("Only the terms of this event (wins over post).")
+    )
+
+
+def _slug_filter():
+    return StringParam(non_empty=True, help_text=_("Only the term with exactly this slug."))
+
+
+class CategoryListParams(TermListParams):
+    taxonomy = Taxonomy.CATEGORY
+
+    parent = RawParam(
+        validator=existing_category, wp_type="integer", help_text=_("Only the direct children of this category.")
+    )
+    post = _post_filter()
+    event = _event_filter()
+    slug = _slug_filter()
+
+
+class TagListParams(TermListParams):
+    taxonomy = Taxonomy.TAG
+
+    post = _post_filter()
+    event = _event_filter()
+    slug = _slug_filter()
+
+
+class TermIdParams(TermParams):
+    id = RawParam(validator=existing_term_id, wp_type="integer", required=True, help_text=_("The term ID."))
+
+
+class CategoryIdParams(TermIdParams):
+    taxonomy = Taxonomy.CATEGORY
+
+
+class TagIdParams(TermIdParams):
+    taxonomy = Taxonomy.TAG
+
+
+# --- writes ---------------------------------------------------------------------------------------
+
+
+def _name(required):
+    return StringParam(non_empty=True, required=required, help_text=_("The term name."))
+
+
+def _description():
+    return StringParam(non_empty=True, help_text=_("The term description."))
+
+
+def _slug():
+    return StringParam(non_empty=True, help_text=_("The term slug."))
+
+
+def _parent(validator=existing_category):
+    return RawParam(validator=validator, wp_type="integer", help_text=_("The ID of the parent category."))
+
+
+class CategoryCreateParams(TermParams):
+    taxonomy = Taxonomy.CATEGORY
+
+    name = _name(required=True)
+    description = _description()
+    slug = _slug()
+    parent = _parent()
+
+
+class TagCreateParams(TermParams):
+    taxonomy = Taxonomy.TAG
+
+    name = _name(required=True)
+    description = _description()
+    slug = _slug()
+
+
+class CategoryUpdateParams(CategoryIdParams):
+    name = _name(required=False)
+    description = _description()
+    slug = _slug()
+    parent = _parent(validator=category_parent_for_update)
+
+
+class TagUpdateParams(TagIdParams):
+    name = _name(required=False)
+    description = _description()
+    slug = _slug()

@@ -1,0 +1,1 @@
+"""Thin viewsets, one module per resource."""

@@ -1,0 +1,63 @@
+"""The base viewset: WordPress's request order (parameters validated before permissions) and errors."""
+from rest_framework import viewsets
+
+from .. import errors
+from ..params import Params
+from ..permissions import Public
+from ..renderers import WPJSONRenderer
+
+
+class WPViewSet(viewsets.GenericViewSet):
+    """A viewset whose actions each declare a `Params` serializer in `params_classes`.
+
+    `self.params` holds the validated parameters, `self.sent` the names the client actually sent
+    (updates change only those fields).
+    """
+
+    kind = None
+    params_classes: dict = {}
+    permission_classes_by_action: dict = {}
+    renderer_classes = [WPJSONRenderer]
+    # Bodies are read once, WordPress-style, by events.api.parsing (bracket syntax, precedence).
+    parser_classes = []
+    pagination_class = None
+    filter_backends = []
+
+    def get_permissions(self):
+        classes = self.permission_classes_by_action.get(self.action, [Public])
+        return [permission() for permission in classes]
+
+    def perform_content_negotiation(self, request, force=False):
+        renderer = self.renderer_classes[0]()
+        return (renderer, renderer.media_type)
+
+    def initial(self, request, *args, **kwargs):
+        """DRF's initial(), reordered: authenticate, validate parameters, then check permissions."""
+        self.format_kwarg = None
+        request.accepted_renderer, request.accepted_media_type = self.perform_content_negotiation(request)
+        self.perform_authentication(request)
+        # Kept on the Django request so the router can compute the Allow header for this caller.
+        request._request.api_user = request.user
+        self.params = self.validate_params(request)
+        self.check_permissions(request)
+        self.check_throttles(request)
+
+    def validate_params(self, request):
+        raw = getattr(request._request, "raw_params", {})
+        self.sent = set(raw)
+        params_class = self.params_classes.get(self.action) or Params
+        return params_class.validate_request(raw, self.get_serializer_context())
+
+    def permission_denied(self, request, message=None, code=None):
+        raise errors.forbidden(request.user)
+
+    @classmethod
+    def allows(cls, action, request):
+        """Whether `request`'s caller passes the route check of `action` (for the Allow header)."""
+        view = cls()
+        view.action = action
+        return all(permission.has_permission(request, view) for permission in view.get_permissions())
+
+    @property
+    def rest_root(self):
+        return self.request._request.rest_root

@@ -1,0 +1,182 @@
+"""The events routes: the list and single reads here, the writes mixed in from event_writes."""
+from django.db.models import F, Func, Prefetch, Subquery
+from django.utils.translation import gettext_lazy as _
+from rest_framework.response import Response
+
+from ... import roles
+from ...conf import events_settings
+from ...models import Event, EventOrganizer, PostKind, PostStatus, Term
+from ...services import visibility
+from .. import errors
+from ..filters.events import EventFilterSet, date_window
+from ..links import namespace_url
+from ..pagination import Page, effective_per_page, list_response, page_links
+from ..serializers.event_params import (
+    MAX_RECORD_ID,
+    EventListParams,
+    EventReadParams,
+    EventSlugReadParams,
+    find_event,
+)
+from ..serializers.events import EventRecordSerializer, is_protected
+from .base import WPViewSet
+from .event_writes import EventWriteActions
+
+
+def event_trashed(record_id):
+    return errors.ApiError(
+        "event-no-longer-available", _("The event with the ID %(id)s has been trashed.") % {"id": record_id}, 403
+    )
+
+
+def event_not_accessible(record_id):
+    return errors.ApiError(
+        "event-not-accessible", _("You are not allowed to read the event with the ID %(id)s.") % {"id": record_id}, 403
+    )
+
+
+def event_password_protected(record_id):
+    return errors.ApiError(
+        "event-password-protected",
+        _("The event with the ID %(id)s is password protected: send its password to read it.") % {"id": record_id},
+        403,
+    )
+
+
+def archive_page_not_found():
+    return errors.ApiError("event-archive-page-not-found", _("The requested page of events does not exist."), 404)
+
+
+def fetch_page(queryset, page, per_page):
+    """One query for the page rows and the total: the count rides along as an uncorrelated subquery.
+
+    Both databases evaluate that subquery once, and the page itself can still be read in index
+    order, so this costs what a separate COUNT would without its round trip. An empty page has
+    no row to carry the total; callers only need it for page 1, where it is 0.
+    """
+    offset = (page - 1) * per_page
+    if offset > MAX_RECORD_ID:
+        return Page(rows=[], page=page, per_page=per_page, total=0)
+    total = queryset.order_by().annotate(listed=Func(F("pk"), function="COUNT")).values("listed")
+    rows = list(queryset.annotate(listed_total=Subquery(total))[offset : offset + per_page])
+    return Page(rows=rows, page=page, per_page=per_page, total=rows[0].listed_total if rows else 0)
+
+
+class EventViewSet(EventWriteActions, WPViewSet):
+    kind = PostKind.EVENT
+    params_classes = {
+        "list": EventListParams,
+        "retrieve": EventReadParams,
+        "retrieve_by_slug": EventSlugReadParams,
+        **EventWriteActions.write_params_classes,
+    }
+    permission_classes_by_action = {**EventWriteActions.write_permission_classes}
+
+    def get_queryset(self):
+        """Events with everything the record reads; the list also scoped to what the caller may see."""
+        queryset = Event.objects.select_related("image", "venue", "venue__image").prefetch_related(
+            Prefetch("terms", queryset=Term.objects.with_event_count()),
+            Prefetch(
+                "organizer_links",
+                queryset=EventOrganizer.objects.select_related("organizer", "organizer__image").order_by("position", "id"),
+            ),
+        )
+        if self.action == "list":
+            user = self.request.user
+            statuses = visibility.listed_statuses(user, self.kind, self.params.get("status"))
+            # Hidden events are readable singly but never listed, whatever the role (events.md §2.2).
+            queryset = queryset.filter(visibility.listable(user, self.kind, statuses)).exclude(hide_from_listings=True)
+        return queryset
+
+    # --- list -----------------------------------------------------------------------------------
+
+    def list(self, request, *args, **kwargs):
+        params = self.params
+        page_number, per_page = params["page"], effective_per_page(params["per_page"])
+        window = date_window(params, self.sent)
+        filterset = EventFilterSet(data=self.filter_values(window), queryset=self.get_queryset())
+        queryset = filterset.qs.order_by(*self.ordering())
+        page = fetch_page(queryset, page_number, per_page)
+        if page_number > 1 and not page.rows:
+            raise archive_page_not_found()
+        context = {"request": request, "blank_protected": True}
+        records = [EventRecordSerializer(event, context=context).data for event in page.rows]
+        links = page_links(namespace_url(request, "/events/"), self.echoed_filters(window, per_page), page)
+        return list_response("events", records, page, links)
+
+    def ordering(self):
+        if self.params.get("include"):
+            return ("date", "id")
+        if events_settings.TIMEZONE_MODE == "site":
+            return ("start_utc", "id")
+        return ("start_local", "id")
+
+    def filter_values(self, window):
+        params = self.params
+        values = {"window": window}
+        for name in ("search", "venue", "organizer", "featured", "geoloc", "include", "post_parent"):
+            if name in params:
+                values[name] = params[name]
+        for name in ("categories", "tags"):
+            if name in params and params[name].ids:
+                values[name] = params[name].ids
+        if "geoloc_lat" in params:
+            values["near"] = (params["geoloc_lat"], params["geoloc_lng"])
+        return values
+
+    def echoed_filters(self, window, per_page):
+        """The applied filters in the order the plugin writes them into the list links (events.md §2.7).
+
+        `rest_url` and the page links keep every filter (the Recommended rule): categories and tags
+        as given, strict_dates when on (or the next page would be widened to whole days), and the
+        coordinates whenever given.
+        """
+        params, dates = self.params, window.echoed()
+        user = self.request.user
+        pairs = [
+            ("per_page", per_page),
+            ("start_date", dates.get("start_date")),
+            ("end_date", dates.get("end_date")),
+            ("search", params.get("search")),
+            ("status", visibility.echoed_status(user, self.kind, params.get("status"))),
+            ("post_parent", params.get("post_parent")),
+            ("include", params.get("include") or None),
+            ("starts_before", dates.get("starts_before")),
+            ("starts_after", dates.get("starts_after")),
+            ("ends_before", dates.get("ends_before")),
+            ("ends_after", dates.get("ends_after")),
+            ("strict_dates", "true" if window.strict and window.bounds else None),
+            ("ticketed", params.get("ticketed")),
+            ("geoloc", params.get("geoloc")),
+            ("geoloc_lat", params.get("geoloc_lat")),
+            ("geoloc_lng", params.get("geoloc_lng")),
+            ("venue", params.get("venue") or None),
+            ("organizer", params.get("organizer") or None),
+            ("featured", params.get("featured")),
+        ]
+        for name in ("categories", "tags"):
+            if name in params and params[name].given:
+                pairs.append((name, params[name].given))
+        # The language chosen by parameter must survive into the page links (the path prefix does).
+        pairs.append((events_settings.language_param, params.get(events_settings.language_param)))
+        return pairs
+
+    # --- single reads ---------------------------------------------------------------------------
+
+    def retrieve(self, request, *args, **kwargs):
+        return self.single_read(find_event(self.get_queryset(), self.params["id"]))
+
+    def retrieve_by_slug(self, request, *args, **kwargs):
+        match = self.params["slug"]
+        return self.single_read(find_event(self.get_queryset(), match.event_id))
+
+    def single_read(self, event):
+        """events.md §3, steps 3-6: trash, then read rights, then the password."""
+        request = self.request
+        if event.status == PostStatus.TRASH:
+            raise event_trashed(event.pk)
+        if not roles.can_read(request.user, event):
+            raise event_not_accessible(event.pk)
+        if is_protected(event, request):
+            raise event_password_protected(event.pk)
+        return Response(EventRecordSerializer(event, context={"request": request, "json_ld": True}).data)

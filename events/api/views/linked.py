@@ -1,0 +1,180 @@
+"""The venues and organizers routes: one viewset shape for both kinds (venues-organizers.md)."""
+from rest_framework.response import Response
+
+from ... import roles
+from ...conf import events_settings
+from ...models import PostStatus
+from ...services import visibility
+from .. import errors
+from ..links import namespace_url
+from ..pagination import effective_per_page, list_response, page_links, paginate
+from ..parsing import is_truthy
+from ..permissions import CanEditKind
+from ..serializers.linked_params import linked_fields
+from .base import WPViewSet
+
+WRITE_ACTIONS = ("create", "update", "update_by_slug", "destroy", "destroy_by_slug")
+BY_SLUG_ACTIONS = ("retrieve_by_slug", "update_by_slug", "destroy_by_slug")
+
+
+class LinkedViewSet(WPViewSet):
+    """list, create, retrieve, update and trash, by ID and by slug, of one linked-record kind.
+
+    Subclasses name the model, the collection (path segment and list key), the record serializer,
+    the FilterSet, the write/trash services and the kind's own error codes.
+    """
+
+    model = None
+    collection = ""
+    record_serializer = None
+    filterset_class = None
+    save_record = None
+    trash_record = None
+    permission_classes_by_action = {action: [CanEditKind] for action in WRITE_ACTIONS}
+
+    # --- errors named after the kind ------------------------------------------------------------
+
+    def not_accessible(self, record_id):
+        raise NotImplementedError
+
+    def in_trash(self, record_id):
+        raise NotImplementedError
+
+    def archive_page_not_found(self):
+        raise NotImplementedError
+
+    # --- plumbing ---------------------------------------------------------------------------------
+
+    def get_queryset(self):
+        """Records with what the serializer reads; the list also scoped to what the caller may see."""
+        queryset = self.model.objects.select_related("image")
+        if self.action == "list":
+            user = self.request.user
+            queryset = queryset.filter(visibility.listable(user, self.kind, self.listed_statuses()))
+        return queryset
+
+    def listed_statuses(self):
+        return visibility.listed_statuses(self.request.user, self.kind, self.params.get("status"))
+
+    def validate_params(self, request):
+        """The path names the record: a body `id` or `slug` never redirects a read or a write to another one."""
+        raw = getattr(request._request, "raw_params", None)
+        if raw is not None:
+            for name in ("id", "slug"):
+                if name in self.kwargs:
+                    raw[name] = self.kwargs[name]
+        return super().validate_params(request)
+
+    def get_record(self):
+        """The record named by the path, already validated to exist (`id`, or `slug` validated to an ID)."""
+        record_id = self.params["slug"] if self.action in BY_SLUG_ACTIONS else self.params["id"]
+        return self.model.objects.select_related("image").get(pk=record_id)
+
+    def serialize(self, record, **context):
+        return self.record_serializer(record, context={"request": self.request, **context}).data
+
+    def raw_param(self, name):
+        return getattr(self.request._request, "raw_params", {}).get(name)
+
+    def unlock_context(self):
+        """§1.4: the `password` and `context=edit` that show a protected record unblanked."""
+        password = self.raw_param("password")
+        return {"password": password if isinstance(password, str) else None, "edit_context": self.raw_param("context") == "edit"}
+
+    # --- list -----------------------------------------------------------------------------------
+
+    def list(self, request, *args, **kwargs):
+        params = self.params
+        per_page = effective_per_page(params["per_page"])
+        filterset = self.filterset_class(data=self.filter_values(), queryset=self.get_queryset())
+        queryset = filterset.qs.order_by("-date", "-id")
+        page = paginate(queryset, params["page"], per_page)
+        if page.page > 1 and not page.rows:
+            raise self.archive_page_not_found()
+        context = self.unlock_context()
+        records = [self.serialize(record, **context) for record in page.rows]
+        links = page_links(namespace_url(request, f"/{self.collection}/"), self.echoed_filters(per_page), page)
+        return list_response(self.collection, records, page, links)
+
+    def filter_values(self):
+        params, values = self.params, {}
+        for name in ("search", "event"):
+            if name in params:
+                values[name] = params[name]
+        if "has_events" in params:
+            values["has_events"] = is_truthy(params["has_events"])
+        # Falsy means "no filter", not "without upcoming events" (§2).
+        if is_truthy(params.get("only_with_upcoming", False)):
+            user = self.request.user
+            if visibility.may_filter_status(user, self.kind):
+                values["upcoming_statuses"] = self.listed_statuses()
+            else:
+                values["upcoming_statuses"] = [PostStatus.PUBLISH.value]
+        return values
+
+    def echoed_filters(self, per_page):
+        """What the list links repeat (§2.3): the arguments as given, `search` and `only_with_upcoming` too."""
+        params, user = self.params, self.request.user
+        sent = self.sent
+        return [
+            ("per_page", per_page),
+            ("search", params.get("search")),
+            ("event", params.get("event")),
+            ("has_events", params["has_events"] if "has_events" in params else None),
+            ("only_with_upcoming", params.get("only_with_upcoming") if "only_with_upcoming" in sent else None),
+            ("status", visibility.echoed_status(user, self.kind, params.get("status"))),
+            # The language chosen by parameter must survive into the page links (the path prefix does).
+            (events_settings.language_param, params.get(events_settings.language_param)),
+        ]
+
+    # --- single reads ---------------------------------------------------------------------------
+
+    def retrieve(self, request, *args, **kwargs):
+        return self.single_read(self.get_record())
+
+    def retrieve_by_slug(self, request, *args, **kwargs):
+        return self.single_read(self.get_record())
+
+    def single_read(self, record):
+        """§3: readable (an editor reads a trashed record too), then the record with `json_ld`."""
+        if not roles.can_read(self.request.user, record):
+            raise self.not_accessible(record.pk)
+        return Response(self.serialize(record, json_ld=True, **self.unlock_context()))
+
+    # --- writes ---------------------------------------------------------------------------------
+
+    def write_response(self, record, status=200):
+        # The caller may edit what they just wrote (or was handed a duplicate it may read): the same
+        # unlocking rules as a read in edit context.
+        context = {**self.unlock_context(), "edit_context": True}
+        return Response(self.serialize(record, **context), status=status)
+
+    def create(self, request, *args, **kwargs):
+        fields = linked_fields(self.kind, self.params, self.sent)
+        record = self.save_record(fields, request.user)
+        return self.write_response(record, status=201)
+
+    def update(self, request, *args, **kwargs):
+        record = self.editable_record()
+        fields = linked_fields(self.kind, self.params, self.sent)
+        record = self.save_record(fields, request.user, instance=record)
+        return self.write_response(record)
+
+    update_by_slug = update
+
+    def destroy(self, request, *args, **kwargs):
+        """§6: permission on this record, then 410 when already trashed; `force` changes nothing."""
+        record = self.editable_record()
+        if record.status == PostStatus.TRASH:
+            raise self.in_trash(record.pk)
+        return self.write_response(self.trash_record(record))
+
+    destroy_by_slug = destroy
+
+    def editable_record(self):
+        """auth.md §3.2 (and §3.3: by slug exactly as by ID)."""
+        record = self.get_record()
+        if not roles.can_edit(self.request.user, record):
+            raise errors.forbidden(self.request.user)
+        return record
+

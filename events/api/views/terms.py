@@ -1,0 +1,182 @@
+"""The categories and tags routes: one viewset shape for both taxonomies (terms.md)."""
+from rest_framework.response import Response
+
+from ...models import Taxonomy, Term
+from ...services import terms as term_service
+from ..filters.terms import TermFilterSet, order_terms
+from ..links import namespace_url, with_query
+from ..pagination import Page, effective_per_page, paginate
+from ..parsing import is_truthy
+from ..permissions import CanManageCategories, CanManageTags
+from ..serializers import term_params
+from ..serializers.terms import TermRecordSerializer, term_urls
+from .base import WPViewSet
+
+# The list parameters echoed into rest_url and the page links, in declaration order.
+ECHOED_PARAMS = ("per_page", "search", "exclude", "include", "order", "orderby", "hide_empty", "parent", "post", "event", "slug")
+
+
+class TermViewSet(WPViewSet):
+    """list, create, retrieve, update and destroy of one taxonomy's terms."""
+
+    taxonomy = None
+    collection = None  # the path segment and the list key: "categories" or "tags"
+
+    def get_queryset(self):
+        return Term.objects.filter(taxonomy=self.taxonomy).with_event_count()
+
+    def serialize(self, term, context=None):
+        return TermRecordSerializer(term, context=context or {"request": self.request}).data
+
+    # --- list -----------------------------------------------------------------------------------
+
+    def list(self, request, *args, **kwargs):
+        params = self.params
+        per_page = effective_per_page(params["per_page"])
+        filterset = TermFilterSet(data=self.filter_values(), queryset=self.get_queryset())
+        include = params.get("include")
+        queryset = order_terms(filterset.qs, params.get("orderby"), params.get("order"), include.ids if include else ())
+        page = self.fetch_page(queryset, params["page"], per_page)
+        # One context for the page: category ancestors are loaded once, not per row.
+        context = {"request": request}
+        records = [self.serialize(term, context) for term in page.rows]
+        return self.list_response(records, page)
+
+    def filter_values(self):
+        params = self.params
+        values = {"hide_empty": hide_empty(params.get("hide_empty", True))}
+        for name in ("search", "parent", "slug"):
+            if name in params:
+                values[name] = params[name].pk if name == "parent" else params[name]
+        for name in ("include", "exclude"):
+            if name in params and params[name].ids:
+                values[name] = params[name].ids
+        # `event` is the alias of `post` and wins when both are sent (test-backed).
+        event_id = params.get("event", params.get("post"))
+        if event_id is not None:
+            values["event"] = event_id
+        return values
+
+    def fetch_page(self, queryset, page_number, per_page):
+        return paginate(queryset, page_number, per_page)
+
+    def list_response(self, records, page):
+        base = namespace_url(self.request, f"/{self.collection}/")
+        filters = self.echoed_filters(page.per_page)
+        body = {
+            "rest_url": with_query(base, filters),
+            "total": page.total,
+            "total_pages": page.total_pages,
+            self.collection: records,
+        }
+        if page.has_next:
+            body["next_rest_url"] = with_query(base, [*filters, ("page", page.page + 1)])
+        if page.page > 1:
+            previous = [] if page.page == 2 else [("page", page.page - 1)]
+            body["previous_rest_url"] = with_query(base, [*filters, *previous])
+        response = Response(body)
+        response["X-TEC-Total"] = str(page.total)
+        response["X-TEC-TotalPages"] = str(page.total_pages)
+        return response
+
+    def echoed_filters(self, per_page):
+        """The request's other arguments, as sent, so following a link keeps the same list (decisions.md)."""
+        params, pairs = self.params, []
+        for name in ECHOED_PARAMS:
+            if name not in self.sent or name not in params:
+                continue
+            value = params[name]
+            if name == "per_page":
+                value = per_page
+            elif name in ("include", "exclude"):
+                value = value.given or None
+            elif name == "parent":
+                value = value.pk
+            pairs.append((name, value))
+        return pairs
+
+    # --- single records -------------------------------------------------------------------------
+
+    def get_term(self):
+        return self.get_queryset().get(pk=self.params["id"])
+
+    def retrieve(self, request, *args, **kwargs):
+        return Response(self.serialize(self.get_term()))
+
+    def create(self, request, *args, **kwargs):
+        params = self.params
+        term = term_service.create_term(
+            self.taxonomy,
+            name=params["name"],
+            description=params.get("description"),
+            slug=params.get("slug"),
+            parent=self.requested_parent(),
+        )
+        term.event_count = 0
+        response = Response(self.serialize(term), status=201)
+        response["Location"] = term_urls(request, term)["self"]
+        return response
+
+    def update(self, request, *args, **kwargs):
+        params = self.params
+        changes = {name: params[name] for name in ("name", "description", "slug") if name in params}
+        parent = self.requested_parent()
+        if parent is not None:
+            changes["parent"] = parent
+        term = term_service.update_term(self.get_term(), **changes)
+        return Response(self.serialize(term))
+
+    def destroy(self, request, *args, **kwargs):
+        term = self.get_term()
+        # The answer is the term as it was just before deletion (terms.md §6).
+        record = self.serialize(term)
+        term_service.delete_term(term)
+        return Response(record)
+
+    def requested_parent(self):
+        """The validated `parent` of a category write, or None; tags refuse any `parent` sent."""
+        if "parent" in self.sent and self.taxonomy != Taxonomy.CATEGORY:
+            raise term_service.not_hierarchical()
+        return self.params.get("parent")
+
+
+def hide_empty(value):
+    """The declared default is the string "1" (defaults are not validated); sent values arrive typed."""
+    return is_truthy(value)
+
+
+class CategoryViewSet(TermViewSet):
+    taxonomy = Taxonomy.CATEGORY
+    collection = "categories"
+    params_classes = {
+        "list": term_params.CategoryListParams,
+        "retrieve": term_params.CategoryIdParams,
+        "create": term_params.CategoryCreateParams,
+        "update": term_params.CategoryUpdateParams,
+        "destroy": term_params.CategoryIdParams,
+    }
+    permission_classes_by_action = {action: [CanManageCategories] for action in ("create", "update", "destroy")}
+
+
+class TagViewSet(TermViewSet):
+    taxonomy = Taxonomy.TAG
+    collection = "tags"
+    params_classes = {
+        "list": term_params.TagListParams,
+        "retrieve": term_params.TagIdParams,
+        "create": term_params.TagCreateParams,
+        "update": term_params.TagUpdateParams,
+        "destroy": term_params.TagIdParams,
+    }
+    permission_classes_by_action = {action: [CanManageTags] for action in ("create", "update", "destroy")}
+
+    def fetch_page(self, queryset, page_number, per_page):
+        # WordPress honours an undeclared `offset` on tags: it skips that many terms instead of paging.
+        offset = self.request._request.raw_params.get("offset")
+        if isinstance(offset, str) and offset.strip().isdigit():
+            offset = int(offset.strip())
+        if not isinstance(offset, int) or isinstance(offset, bool) or offset <= 0:
+            return super().fetch_page(queryset, page_number, per_page)
+        total = queryset.count()
+        rows = list(queryset[offset : offset + per_page]) if offset < total else []
+        return Page(rows=rows, page=page_number, per_page=per_page, total=total)

@@ -1,0 +1,15 @@
+"""App configuration of the events calendar."""
+from django.apps import AppConfig
+from django.db.models.signals import post_migrate
+from django.utils.translation import gettext_lazy as _
+
+
+class EventsConfig(AppConfig):
+    name = "events"
+    verbose_name = _("Events calendar")
+    default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self):
+        from .roles import create_role_groups
+
+        post_migrate.connect(create_role_groups, sender=self, dispatch_uid="events.create_role_groups")

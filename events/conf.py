@@ -1,0 +1,67 @@
+"""The app's settings, read lazily from the `EVENTS` dict of the Django settings (like DRF's api_settings)."""
+from django.conf import settings
+from django.core.signals import setting_changed
+
+DEFAULTS = {
+    # The vendor word of the REST namespace `<vendor>/events/v1`.
+    "NAMESPACE_VENDOR": "tribe",
+    # Default and maximum page size of every list (the plugin's posts_per_page and max per page).
+    "DEFAULT_PER_PAGE": 10,
+    "MAX_PER_PAGE": 50,
+    # Prefix of the language parameter: `<prefix>_language` (`wpml_language` by default).
+    "LANGUAGE_PARAM_PREFIX": "wpml",
+    # The REST API can be switched off; every route then answers 404 rest_no_route.
+    "REST_API_ENABLED": True,
+    # Multi-day cut-off: where a calendar day begins for whole-day date filters ("HH:MM").
+    "MULTIDAY_CUTOFF": "00:00",
+    # "event" compares list date filters with each event's wall clock; "site" with UTC fields.
+    "TIMEZONE_MODE": "event",
+    "DEFAULT_CURRENCY_SYMBOL": "$",
+    "DEFAULT_CURRENCY_CODE": "USD",
+    # Venue/organizer creation reuses an existing record with the same name.
+    "AVOID_DUPLICATE_LINKED_RECORDS": True,
+    # Radius of the geoloc_lat/geoloc_lng event filter, in kilometres.
+    "GEOLOC_RADIUS_KM": 25,
+    # Hosts an image URL may be imported from although they resolve to private addresses.
+    "IMAGE_IMPORT_ALLOWED_HOSTS": [],
+    "IMAGE_IMPORT_TIMEOUT": 10,
+    "IMAGE_IMPORT_MAX_BYTES": 10 * 1024 * 1024,
+}
+
+
+class EventsSettings:
+    """Attribute access to EVENTS settings with defaults; cached until settings change (tests)."""
+
+    def __init__(self, defaults):
+        self.defaults = defaults
+        self._cache = {}
+
+    def __getattr__(self, name):
+        if name not in self.defaults:
+            raise AttributeError(f"Unknown events setting: {name}")
+        if name not in self._cache:
+            user_settings = getattr(settings, "EVENTS", {}) or {}
+            self._cache[name] = user_settings.get(name, self.defaults[name])
+        return self._cache[name]
+
+    @property
+    def namespace(self):
+        return f"{self.NAMESPACE_VENDOR}/events/v1"
+
+    @property
+    def language_param(self):
+        return f"{self.LANGUAGE_PARAM_PREFIX}_language"
+
+    def reload(self):
+        self._cache.clear()
+
+
+events_settings = EventsSettings(DEFAULTS)
+
+
+def _reload_events_settings(*, setting, **kwargs):
+    if setting == "EVENTS":
+        events_settings.reload()
+
+
+setting_changed.connect(_reload_events_settings)

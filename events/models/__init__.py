@@ -1,0 +1,23 @@
+"""Data model of the calendar: one module per record kind."""
+from .identity import PostIdentity, PostKind
+from .status import PostStatus
+from .attachment import Attachment
+from .term import Term, Category, Tag, Taxonomy
+from .venue import Venue
+from .organizer import Organizer
+from .event import Event, EventOrganizer
+
+__all__ = [
+    "Attachment",
+    "Category",
+    "Event",
+    "EventOrganizer",
+    "Organizer",
+    "PostIdentity",
+    "PostKind",
+    "PostStatus",
+    "Tag",
+    "Taxonomy",
+    "Term",
+    "Venue",
+]

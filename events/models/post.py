@@ -1,0 +1,90 @@
+"""Fields and behaviour every post-like record (event, venue, organizer) shares."""
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from .identity import SharedIdModel
+from .status import PostStatus
+
+TRASHED_SLUG_SUFFIX = "__trashed"
+
+
+class PostQuerySet(models.QuerySet):
+    def not_trashed(self):
+        return self.exclude(status=PostStatus.TRASH)
+
+    def published(self):
+        return self.filter(status=PostStatus.PUBLISH)
+
+
+class Post(SharedIdModel):
+    """WordPress post columns the API reads and writes (title, content, excerpt, status...)."""
+
+    title = models.CharField(_("title"), max_length=500)
+    description = models.TextField(_("description"), blank=True, default="")
+    excerpt = models.TextField(_("excerpt"), blank=True, default="")
+    slug = models.CharField(_("slug"), max_length=200, blank=True, default="", db_index=True)
+    status = models.CharField(
+        _("status"), max_length=20, choices=PostStatus.choices, default=PostStatus.DRAFT, db_index=True
+    )
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("author"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    password = models.CharField(
+        _("read password"), max_length=255, blank=True, default="",
+        help_text=_("When set, readers must send this password to see the content."),
+    )
+    date = models.DateTimeField(_("publication date"), default=timezone.now)
+    modified = models.DateTimeField(_("last modified"), auto_now=True)
+    image = models.ForeignKey(
+        "events.Attachment",
+        verbose_name=_("featured image"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    # What restoring from the trash needs: WordPress keeps both in post meta.
+    status_before_trash = models.CharField(max_length=20, blank=True, default="", editable=False)
+    slug_before_trash = models.CharField(max_length=200, blank=True, default="", editable=False)
+
+    objects = PostQuerySet.as_manager()
+
+    class Meta:
+        abstract = True
+
+    def __str__(self):
+        return self.title or f"#{self.pk}"
+
+    @property
+    def author_id_string(self):
+        """The API sends the author's ID as a string, "0" when there is none."""
+        return str(self.author_id or 0)
+
+    @property
+    def is_trashed(self):
+        return self.status == PostStatus.TRASH
+
+    @property
+    def is_password_protected(self):
+        return bool(self.password)
+
+    def move_to_trash(self):
+        """Trash like WordPress: remember status and slug, suffix the slug so it can be reused."""
+        self.status_before_trash = self.status
+        self.slug_before_trash = self.slug
+        if self.slug and not self.slug.endswith(TRASHED_SLUG_SUFFIX):
+            self.slug = f"{self.slug}{TRASHED_SLUG_SUFFIX}"
+        self.status = PostStatus.TRASH
+
+    def restore_from_trash(self):
+        self.status = self.status_before_trash or PostStatus.DRAFT
+        self.slug = self.slug_before_trash or self.slug.removesuffix(TRASHED_SLUG_SUFFIX)
+        self.status_before_trash = ""
+        self.slug_before_trash = ""

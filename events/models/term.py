@@ -1,0 +1,122 @@
+"""Event categories (hierarchical) and tags: WordPress terms, sharing one ID sequence."""
+from django.db import models
+from django.db.models import Count, OuterRef, Q, Subquery
+from django.db.models.functions import Coalesce
+from django.utils.translation import gettext_lazy as _
+
+from .status import PostStatus
+
+
+class Taxonomy(models.TextChoices):
+    # The values are WordPress's taxonomy names; the API returns them in `taxonomy`.
+    CATEGORY = "tribe_events_cat", _("Event category")
+    TAG = "post_tag", _("Tag")
+
+
+class TermQuerySet(models.QuerySet):
+    def categories(self):
+        return self.filter(taxonomy=Taxonomy.CATEGORY)
+
+    def tags(self):
+        return self.filter(taxonomy=Taxonomy.TAG)
+
+    def with_event_count(self):
+        """Annotate `event_count`: published events carrying the term (WordPress `count`).
+
+        Computed in SQL rather than stored, so it can never drift from the event links.
+        """
+        from .event import Event
+
+        links = Event.terms.through.objects.filter(term_id=OuterRef("pk"), event__status=PostStatus.PUBLISH)
+        count = links.order_by().values("term_id").annotate(n=Count("event_id")).values("n")
+        return self.annotate(event_count=Coalesce(Subquery(count, output_field=models.IntegerField()), 0))
+
+
+class Term(models.Model):
+    id = models.BigAutoField(primary_key=True)
+    taxonomy = models.CharField(_("taxonomy"), max_length=32, choices=Taxonomy.choices, db_index=True)
+    name = models.CharField(_("name"), max_length=200)
+    slug = models.CharField(_("slug"), max_length=200)
+    description = models.TextField(_("description"), blank=True, default="")
+    parent = models.ForeignKey(
+        "self",
+        verbose_name=_("parent"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="children",
+        limit_choices_to={"taxonomy": Taxonomy.CATEGORY},
+    )
+    term_group = models.IntegerField(default=0, editable=False)
+
+    objects = TermQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = _("term")
+        verbose_name_plural = _("terms")
+        permissions = [
+            ('manage_event_categories', 'Can create, edit and delete event categories'),
+            ('manage_event_tags', 'Can create, edit and delete tags'),
+        ]
+        ordering = ["name", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["taxonomy", "slug"], name="events_term_unique_slug"),
+            models.CheckConstraint(
+                condition=Q(parent__isnull=True) | Q(taxonomy=Taxonomy.CATEGORY),
+                name="events_term_only_categories_have_parents",
+            ),
+        ]
+
+    def __str__(self):
+        return self.name
+
+    @property
+    def parent_id_or_zero(self):
+        return self.parent_id or 0
+
+    def ancestors(self):
+        """Parents from the root down (for `/events/category/{ancestors/}{slug}/` URLs)."""
+        chain, seen, node = [], {self.pk}, self.parent
+        while node is not None and node.pk not in seen:
+            chain.append(node)
+            seen.add(node.pk)
+            node = node.parent
+        return list(reversed(chain))
+
+
+class CategoryManager(models.Manager.from_queryset(TermQuerySet)):
+    def get_queryset(self):
+        return super().get_queryset().filter(taxonomy=Taxonomy.CATEGORY)
+
+
+class TagManager(models.Manager.from_queryset(TermQuerySet)):
+    def get_queryset(self):
+        return super().get_queryset().filter(taxonomy=Taxonomy.TAG)
+
+
+class Category(Term):
+    TAXONOMY = Taxonomy.CATEGORY
+    objects = CategoryManager()
+
+    class Meta:
+        proxy = True
+        verbose_name = _("event category")
+        verbose_name_plural = _("event categories")
+
+    def save(self, *args, **kwargs):
+        self.taxonomy = Taxonomy.CATEGORY
+        super().save(*args, **kwargs)
+
+
+class Tag(Term):
+    TAXONOMY = Taxonomy.TAG
+    objects = TagManager()
+
+    class Meta:
+        proxy = True
+        verbose_name = _("tag")
+        verbose_name_plural = _("tags")
+
+    def save(self, *args, **kwargs):
+        self.taxonomy = Taxonomy.TAG
+        super().save(*args, **kwargs)

@@ -1,0 +1,114 @@
+"""What public pages list: published events only, in the API's default date window and order."""
+import datetime as dt
+
+from django.conf import settings
+from django.contrib.auth.models import AnonymousUser
+from django.db.models import Prefetch
+from django.utils import timezone
+from modeltranslation.utils import build_localized_fieldname
+
+from ..api.filters.events import Bound, DateWindow, EventFilterSet, date_window, multiday_cutoff
+from ..api.serializers.event_params import default_end_date, default_start_date
+from ..api.views.events import fetch_page
+from ..conf import events_settings
+from ..models import Event, EventOrganizer, PostKind, PostStatus, Term
+from ..services import visibility
+from ..services.schedule import wall_clock
+from ..text import normalize_lookup_slug
+
+ANONYMOUS = AnonymousUser()
+# A month grid shows at most this many events; a busier month links to the list instead.
+MONTH_LIMIT = 500
+
+
+def listed_events():
+    """Events an anonymous reader sees in lists: published, never hidden from listings (events.md §2.2)."""
+    statuses = visibility.listed_statuses(ANONYMOUS, PostKind.EVENT)
+    condition = visibility.listable(ANONYMOUS, PostKind.EVENT, statuses)
+    return Event.objects.filter(condition).exclude(hide_from_listings=True)
+
+
+def upcoming_window(now=None):
+    """The events list's default window: from yesterday (a whole day) to 24 months ahead."""
+    params = {"start_date": default_start_date(), "end_date": default_end_date()}
+    return date_window(params, sent=set(), now=now)
+
+
+def list_ordering():
+    if events_settings.TIMEZONE_MODE == "site":
+        return ("start_utc", "id")
+    return ("start_local", "id")
+
+
+def upcoming(**filters):
+    """The upcoming list, filtered as the API filters it: `categories`/`tags`/`venue`/`organizer` (ID
+    lists) or `featured`; venues come with the rows since every card names its venue."""
+    data = {"window": upcoming_window(), **filters}
+    queryset = listed_events().select_related("venue")
+    return EventFilterSet(data=data, queryset=queryset).qs.order_by(*list_ordering())
+
+
+def page_of(queryset, page):
+    """One page of `DEFAULT_PER_PAGE` rows with the total, in one query."""
+    return fetch_page(queryset, page, events_settings.DEFAULT_PER_PAGE)
+
+
+def day_window(first_day, last_day):
+    """Events overlapping the calendar days `first_day`..`last_day` (days begin at the multi-day cut-off)."""
+    cutoff = multiday_cutoff()
+    begins = dt.datetime.combine(first_day, cutoff)
+    ends = dt.datetime.combine(last_day + dt.timedelta(days=1), cutoff) - dt.timedelta(seconds=1)
+    return DateWindow(bounds=(Bound("ends_after", "end", "gte", begins), Bound("starts_before", "start", "lte", ends)))
+
+
+def month_events(first_day, last_day):
+    """Listed events overlapping the days of a month grid, at most MONTH_LIMIT + 1 of them."""
+    queryset = listed_events().only(
+        "id", "title", *_translations("title"), "slug", "status", "password", "modified",
+        "start_local", "end_local", "start_utc", "end_utc", "all_day", "featured", "timezone_name", "timezone_abbr",
+    )
+    queryset = EventFilterSet(data={"window": day_window(first_day, last_day)}, queryset=queryset).qs
+    return list(queryset.order_by(*list_ordering())[: MONTH_LIMIT + 1])
+
+
+def _translations(field):
+    return [build_localized_fieldname(field, code) for code, _ in settings.LANGUAGES]
+
+
+def calendar_days(event):
+    """(first day, last day) an event occupies in a calendar, by the time-zone mode of the lists."""
+    cutoff = dt.timedelta(hours=multiday_cutoff().hour, minutes=multiday_cutoff().minute)
+    if events_settings.TIMEZONE_MODE == "site":
+        zone = timezone.get_default_timezone()
+        start = event.start_utc.astimezone(zone).replace(tzinfo=None)
+        end = event.end_utc.astimezone(zone).replace(tzinfo=None)
+    else:
+        start, end = wall_clock(event.start_local), wall_clock(event.end_local)
+    return (start - cutoff).date(), max(start - cutoff, end - cutoff).date()
+
+
+# --- single records -----------------------------------------------------------------------------
+
+
+def _by_slug(queryset, slug):
+    """The published record whose slug the URL segment names (normalised like the API's by-slug routes)."""
+    wanted = normalize_lookup_slug(slug)
+    if not wanted:
+        return None
+    return queryset.filter(slug=wanted, status=PostStatus.PUBLISH).order_by("id").first()
+
+
+def published_event(slug):
+    """The published event of a page, with everything the page reads."""
+    queryset = Event.objects.select_related("image", "venue", "venue__image").prefetch_related(
+        Prefetch("terms", queryset=Term.objects.order_by("name", "id")),
+        Prefetch(
+            "organizer_links",
+            queryset=EventOrganizer.objects.select_related("organizer", "organizer__image").order_by("position", "id"),
+        ),
+    )
+    return _by_slug(queryset, slug)
+
+
+def published_record(model, slug):
+    return _by_slug(model.objects.select_related("image"), slug)

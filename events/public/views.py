@@ -1,0 +1,558 @@
+"""The public calendar pages: lists, month grid, single event, venue, organizer and archives."""
+import calendar
+import datetime as dt
+import hashlib
+import json
+import re
+
+from django.conf import settings
+from django.core.exceptions import BadRequest
+from django.http import Http404, HttpResponseRedirect
+from django.shortcuts import render
+from django.urls import reverse, translate_url
+from django.utils import formats, timezone, translation
+from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
+from django.utils.crypto import constant_time_compare, salted_hmac
+from django.utils.dates import WEEKDAYS, WEEKDAYS_ABBR
+from django.utils.html import conditional_escape
+from django.utils.http import http_date
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
+from django.views import View
+
+from ..api.links import post_url, term_url
+from ..api.serializers.events import cost_fields
+from ..api.serializers.json_ld import event_json_ld, organizer_json_ld, venue_json_ld
+from ..api.serializers.terms import CategoryTree
+from ..models import Category, Event, Organizer, PostIdentity, PostKind, PostStatus, Tag, Taxonomy, Venue
+from ..text import autop, normalize_lookup_slug
+from . import display, queries
+from .markup import clean_html
+from .discovery import discover, rest_root
+
+PASSWORD_COOKIE = "events_post_password"
+PASSWORD_COOKIE_SALT = "events.public.post_password"
+# WordPress keeps a post password cookie for ten days.
+PASSWORD_COOKIE_AGE = 10 * 24 * 3600
+DAY_LIMIT = 4
+MONTH_PARAM = re.compile(r"^(\d{4})-(\d{2})$")
+JSON_SCRIPT_ESCAPES = {ord("<"): "\\u003C", ord(">"): "\\u003E", ord("&"): "\\u0026", 0x2028: "\\u2028", 0x2029: "\\u2029"}
+SCHEMA_CONTEXT = "http://schema.org"
+
+
+def json_ld_text(data):
+    """JSON for a `<script type="application/ld+json">`: nothing in it can close the script element."""
+    return mark_safe(json.dumps(data, ensure_ascii=False).translate(JSON_SCRIPT_ESCAPES))  # noqa: S308 - escaped above
+
+
+def html_message(message, **values):
+    """A translated message around record names that are HTML themselves (term names keep `&amp;`)."""
+    return mark_safe(conditional_escape(message) % {name: clean_html(value, inline=True) for name, value in values.items()})  # noqa: S308
+
+
+def page_number(request):
+    raw = request.GET.get("page")
+    if raw is None:
+        return 1
+    if not raw.isdigit() or int(raw) < 1:
+        raise BadRequest("page must be a positive integer")
+    return int(raw)
+
+
+def language_links(request):
+    """The current page in every language, for the switcher and the hreflang alternates."""
+    current = translation.get_language()
+    path = request.get_full_path()
+    links = []
+    for code, _name in settings.LANGUAGES:
+        url = translate_url(path, code)
+        if url == path and code != current:
+            # A path no pattern knows (a 404) has no translation: offer that language's home.
+            with translation.override(code):
+                url = reverse("events_public:home")
+        info = translation.get_language_info(code)
+        links.append({
+            "code": code,
+            "name": info["name_local"],
+            "url": url,
+            "absolute_url": request.build_absolute_uri(url),
+            "current": code == current,
+        })
+    return links
+
+
+def freshness_floor(now=None):
+    """The last midnight, in UTC or in the site zone, whichever came later.
+
+    Lists and the month grid change when the date does (the default window starts "yesterday",
+    the grid marks today), even if no record changed.
+    """
+    now = now or timezone.now()
+    utc_midnight = dt.datetime.combine(now.astimezone(dt.UTC).date(), dt.time(), tzinfo=dt.UTC)
+    zone = timezone.get_default_timezone()
+    local_midnight = dt.datetime.combine(now.astimezone(zone).date(), dt.time()).replace(tzinfo=zone)
+    return max(utc_midnight, local_midnight)
+
+
+class PublicPage(View):
+    """A page an anonymous reader may see, with API discovery and conditional GET.
+
+    Subclasses implement `load(**kwargs)`, which finds what the page shows (raising Http404 for
+    what an anonymous reader may not see), fills `self.records` (each shown record, for
+    Last-Modified and the ETag), `self.tokens` (other shown values) and returns the template context.
+    """
+
+    http_method_names = ["get", "head"]
+    template_name = ""
+    # "/" for the home and other pages; pages about one record or filter say which (discovery.md §3).
+    api_path = "/"
+    # Whether the page changes with the date (lists from "yesterday" on, the grid's today).
+    dated = False
+    # Whether the page may be answered 304 (never when it depends on a password cookie).
+    cacheable = True
+
+    def setup(self, request, *args, **kwargs):
+        super().setup(request, *args, **kwargs)
+        # The links builders of the API read the REST root to find the site home in this language.
+        request.rest_root = rest_root(request) or request.build_absolute_uri(reverse("events_public:home")) + "wp-json/"
+        self.records, self.tokens = [], []
+
+    def get(self, request, *args, **kwargs):
+        context = self.load(**kwargs)
+        if not isinstance(context, dict):
+            return context
+        return self.respond(context)
+
+    def respond(self, context, status=200):
+        request = self.request
+        discovery = discover(request, self.api_path)
+        last_modified, etag = self.validators() if self.cacheable and status == 200 else (None, None)
+        response = None
+        if last_modified is not None:
+            response = get_conditional_response(request, etag=etag, last_modified=int(last_modified.timestamp()))
+        if response is None:
+            languages = language_links(request)
+            response = render(
+                request,
+                self.template_name,
+                {**context, "discovery": discovery, "languages": languages, "nav": self.nav()},
+                status=status,
+            )
+        if last_modified is not None:
+            response["Last-Modified"] = http_date(last_modified.timestamp())
+            response["ETag"] = etag
+            patch_cache_control(response, no_cache=True)
+        else:
+            patch_cache_control(response, private=True, no_cache=True)
+        discovery.apply(response)
+        if request.method == "HEAD":
+            response.content = b""
+        return response
+
+    def validators(self):
+        """(Last-Modified, ETag) of what the page shows.
+
+        Last-Modified is the newest change among the shown records; the ETag also covers records
+        that stopped being shown (trashed, rescheduled), which no remaining `modified` reveals.
+        """
+        moments = [record.modified for record in self.records if getattr(record, "modified", None)]
+        if self.dated or not moments:
+            moments.append(freshness_floor())
+        last_modified = max(moments).replace(microsecond=0)
+        shown = [(record.KIND, record.pk, record.modified.isoformat()) for record in self.records]
+        digest = hashlib.sha256(repr((translation.get_language(), shown, self.tokens)).encode()).hexdigest()[:32]
+        return last_modified, f'W/"{digest}"'
+
+    def nav(self):
+        return {
+            "events": reverse("events_public:events"),
+            "month": reverse("events_public:month"),
+            "featured": reverse("events_public:featured"),
+            "current": getattr(self, "nav_current", ""),
+        }
+
+    def load(self, **kwargs):
+        raise NotImplementedError
+
+
+# --- lists --------------------------------------------------------------------------------------
+
+
+class EventList(PublicPage):
+    """A paged list of upcoming events; subclasses say which filters apply."""
+
+    template_name = "events/public/list.html"
+    dated = True
+    heading = ""
+
+    def filters(self):
+        return {}
+
+    def page_context(self, queryset):
+        request = self.request
+        number = page_number(request)
+        page = queries.page_of(queryset, number)
+        if number > 1 and not page.rows:
+            raise Http404("No such page of events")
+        self.records.extend(page.rows)
+        self.records.extend({event.venue_id: event.venue for event in page.rows if event.venue is not None}.values())
+        self.tokens.append(("page", number, page.total))
+        return {
+            "events": [display.event_card(event, request) for event in page.rows],
+            "page": page,
+            "previous_url": self.page_url(number - 1) if number > 1 else None,
+            "next_url": self.page_url(number + 1) if page.has_next else None,
+        }
+
+    def page_url(self, number):
+        return self.request.path if number == 1 else f"{self.request.path}?page={number}"
+
+    def load(self, **kwargs):
+        return {"heading": self.heading, **self.page_context(queries.upcoming(**self.filters()))}
+
+
+class UpcomingEvents(EventList):
+    """`/` and `/events/`: what the API lists by default."""
+
+    nav_current = "events"
+
+    @property
+    def heading(self):
+        return _("Upcoming events")
+
+    def load(self, **kwargs):
+        if "p" in self.request.GET:
+            return self.record_by_id(self.request.GET["p"])
+        return super().load(**kwargs)
+
+    def record_by_id(self, raw_id):
+        """`/?post_type=…&p={id}`, the URL the API gives records without a public path yet (README §6)."""
+        if not raw_id.isdigit() or len(raw_id) > 18:
+            raise Http404("No such record")
+        models = {PostKind.EVENT: Event, PostKind.VENUE: Venue, PostKind.ORGANIZER: Organizer}
+        model = models.get(PostIdentity.kind_of(int(raw_id)))
+        record = model.objects.filter(pk=int(raw_id)).first() if model else None
+        if record is None or record.status != PostStatus.PUBLISH or not record.slug:
+            raise Http404("No such record")
+        return HttpResponseRedirect(post_url(self.request, record), status=301)
+
+
+class FeaturedEvents(EventList):
+    api_path = "/events/?featured=1"
+    nav_current = "featured"
+
+    @property
+    def heading(self):
+        return _("Featured events")
+
+    def filters(self):
+        return {"featured": True}
+
+
+class CategoryArchive(EventList):
+    """`/events/category/{ancestors/}{slug}/`: events of one category, as `?categories={slug}` lists them."""
+
+    def load(self, path):
+        segments = [normalize_lookup_slug(segment) for segment in path.split("/")]
+        category = Category.objects.filter(slug=segments[-1]).first() if segments[-1] else None
+        if category is None:
+            raise Http404("No such category")
+        ancestors = CategoryTree().ancestors(category)
+        if [ancestor.slug for ancestor in ancestors] != segments[:-1]:
+            # The parent changed or a shortened path was used: one address per category.
+            return HttpResponseRedirect(term_url(self.request, category, ancestors), status=301)
+        self.api_path = f"/events/?categories={category.slug}"
+        self.tokens.append(("term", category.pk, category.slug, str(category.name)))
+        return {
+            "heading": html_message(_("Events in %(category)s"), category=category.name),
+            "description": clean_html(autop(category.description or "")),
+            **self.page_context(queries.upcoming(categories=[category.pk])),
+        }
+
+
+class TagArchive(EventList):
+    """`/tag/{slug}/`: events with one tag, as `?tags={slug}` lists them."""
+
+    def load(self, slug):
+        wanted = normalize_lookup_slug(slug)
+        tag = Tag.objects.filter(slug=wanted).first() if wanted else None
+        if tag is None:
+            raise Http404("No such tag")
+        self.api_path = f"/events/?tags={tag.slug}"
+        self.tokens.append(("term", tag.pk, tag.slug, str(tag.name)))
+        return {
+            "heading": html_message(_("Events tagged %(tag)s"), tag=tag.name),
+            "description": clean_html(autop(tag.description or "")),
+            **self.page_context(queries.upcoming(tags=[tag.pk])),
+        }
+
+
+# --- the month grid -----------------------------------------------------------------------------
+
+
+def _month_shift(first_day, months):
+    index = first_day.year * 12 + first_day.month - 1 + months
+    return dt.date(index // 12, index % 12 + 1, 1)
+
+
+class MonthGrid(PublicPage):
+    """`/events/month/?month=YYYY-MM`: whole weeks around a month, each day with its events."""
+
+    template_name = "events/public/month.html"
+    dated = True
+    nav_current = "month"
+
+    def requested_month(self):
+        raw = self.request.GET.get("month")
+        if raw is None:
+            today = timezone.localdate()
+            return dt.date(today.year, today.month, 1)
+        match = MONTH_PARAM.match(raw)
+        # Years 1 and 9999 would push the grid's padding weeks outside what dates can hold.
+        if not match or not 1 <= int(match.group(2)) <= 12 or not 2 <= int(match.group(1)) <= 9998:
+            raise BadRequest("month must be YYYY-MM")
+        return dt.date(int(match.group(1)), int(match.group(2)), 1)
+
+    def load(self, **kwargs):
+        first = self.requested_month()
+        last = first.replace(day=calendar.monthrange(first.year, first.month)[1])
+        # Django counts weekdays from Sunday (0), Python from Monday (0).
+        week_start = (int(formats.get_format("FIRST_DAY_OF_WEEK")) - 1) % 7
+        grid_start = first - dt.timedelta(days=(first.weekday() - week_start) % 7)
+        grid_end = last + dt.timedelta(days=(week_start + 6 - last.weekday()) % 7)
+        events = queries.month_events(grid_start, grid_end)
+        truncated = len(events) > queries.MONTH_LIMIT
+        events = events[: queries.MONTH_LIMIT]
+        self.records.extend(events)
+        days = {}
+        for event in events:
+            begins, ends = queries.calendar_days(event)
+            day = max(begins, grid_start)
+            while day <= min(ends, grid_end):
+                days.setdefault(day, []).append((event, day != begins))
+                day += dt.timedelta(days=1)
+        today = timezone.localdate()
+        weeks, day = [], grid_start
+        while day <= grid_end:
+            week = []
+            for _offset in range(7):
+                listed = days.get(day, [])
+                week.append({
+                    "date": day,
+                    "in_month": day.month == first.month,
+                    "today": day == today,
+                    "events": [self.grid_card(event, continued) for event, continued in listed[:DAY_LIMIT]],
+                    "more": max(0, len(listed) - DAY_LIMIT),
+                })
+                day += dt.timedelta(days=1)
+            weeks.append(week)
+        weekdays = [(week_start + n) % 7 for n in range(7)]
+        return {
+            "heading": formats.date_format(first, "YEAR_MONTH_FORMAT"),
+            "weekdays": [{"name": WEEKDAYS[n], "abbr": WEEKDAYS_ABBR[n]} for n in weekdays],
+            "weeks": weeks,
+            "truncated": truncated,
+            "previous_url": self.month_url(_month_shift(first, -1)),
+            "next_url": self.month_url(_month_shift(first, 1)),
+        }
+
+    def grid_card(self, event, continued):
+        """An event in a day cell; on the days after its first, its start time would mislead."""
+        return {
+            "title": display.title_html(event),
+            "url": post_url(self.request, event),
+            "when": display.when(event),
+            "continued": continued,
+        }
+
+    def month_url(self, first_day):
+        if not 2 <= first_day.year <= 9998:
+            return None
+        return f"{self.request.path}?month={first_day.year:04d}-{first_day.month:02d}"
+
+
+# --- single records -----------------------------------------------------------------------------
+
+
+def _password_digest(password):
+    return salted_hmac(PASSWORD_COOKIE_SALT, password).hexdigest()
+
+
+class PasswordGate:
+    """Password-protected records show a form; the right password unlocks them for ten days.
+
+    As in WordPress, the cookie holds (a keyed hash of) the last password entered, so it unlocks
+    every record sharing that password. It is signed and never holds the password itself.
+    """
+
+    http_method_names = ["get", "head", "post"]
+
+    def unlocked(self, record):
+        if not record.password:
+            return True
+        digest = self.request.get_signed_cookie(PASSWORD_COOKIE, default=None, salt=PASSWORD_COOKIE_SALT)
+        return digest is not None and constant_time_compare(digest, _password_digest(record.password))
+
+    def gate(self, record):
+        """The context of the locked page, or None when the record is readable."""
+        if self.unlocked(record):
+            if record.password:
+                self.cacheable = False
+            return None
+        self.cacheable = False
+        return {"heading": display.title_html(record), "locked": True}
+
+    def post(self, request, *args, **kwargs):
+        record = self.find(**kwargs)
+        given = request.POST.get("post_password", "")
+        if record.password and not constant_time_compare(given, record.password):
+            self.api_path = self.api_path_for(record)
+            context = {"heading": display.title_html(record), "locked": True, "wrong_password": True}
+            return self.respond(context, status=403)
+        response = HttpResponseRedirect(request.path, status=303)
+        if record.password:
+            response.set_signed_cookie(
+                PASSWORD_COOKIE,
+                _password_digest(record.password),
+                salt=PASSWORD_COOKIE_SALT,
+                max_age=PASSWORD_COOKIE_AGE,
+                httponly=True,
+                samesite="Lax",
+                secure=request.is_secure(),
+            )
+        return response
+
+    def respond(self, context, status=200):
+        response = super().respond(context, status)
+        if not self.cacheable:
+            patch_vary_headers(response, ("Cookie",))
+        return response
+
+
+class EventPage(PasswordGate, PublicPage):
+    """`/event/{slug}/`: one published event (drafts, private and trashed events are 404s)."""
+
+    template_name = "events/public/event.html"
+
+    def find(self, slug):
+        event = queries.published_event(slug)
+        if event is None:
+            raise Http404("No such event")
+        return event
+
+    def api_path_for(self, event):
+        return f"/events/{event.pk}"
+
+    def load(self, slug):
+        request = self.request
+        event = self.find(slug)
+        self.api_path = self.api_path_for(event)
+        locked = self.gate(event)
+        if locked is not None:
+            return locked
+        organizers = [link.organizer for link in event.organizer_links.all()]
+        venue = event.venue if event.venue_id is not None else None
+        self.records.extend([event, *([venue] if venue is not None else []), *organizers])
+        terms = list(event.terms.all())
+        self.tokens.extend((term.pk, term.slug, str(term.name)) for term in terms)
+        tree = CategoryTree()
+        context = {
+            "heading": display.title_html(event),
+            "event": event,
+            "when": display.when(event),
+            "image": display.image(event.image, request),
+            "cost": cost_fields(event)[0],
+            "website": display.web_link(event.website),
+            "website_label": event.website,
+            "description": display.description_html(event),
+            "venue": display.venue_card(venue, request, event.show_map_link, bool(venue.password)) if venue else None,
+            "organizers": [display.organizer_card(organizer, request, bool(organizer.password)) for organizer in organizers],
+            "categories": display.term_links([t for t in terms if t.taxonomy == Taxonomy.CATEGORY], request, tree),
+            "tags": display.term_links([t for t in terms if t.taxonomy == Taxonomy.TAG], request, tree),
+        }
+        # The API leaves json_ld out of password-protected events, even for readers who unlocked them.
+        if not event.password:
+            context["json_ld"] = json_ld_text(event_json_ld(event, request))
+        return context
+
+
+class LinkedRecordPage(PasswordGate, EventList):
+    """A venue or organizer page: the record, then its upcoming events."""
+
+    model = None
+
+    def find(self, slug):
+        record = queries.published_record(self.model, slug)
+        if record is None:
+            raise Http404("No such page")
+        return record
+
+    def api_path_for(self, record):
+        return "/"
+
+    def record_context(self, record):
+        raise NotImplementedError
+
+    def load(self, slug):
+        record = self.find(slug)
+        self.api_path = self.api_path_for(record)
+        locked = self.gate(record)
+        if locked is not None:
+            return locked
+        self.records.append(record)
+        context = {
+            "heading": display.title_html(record),
+            "record": record,
+            "image": display.image(record.image, self.request),
+            "description": display.description_html(record),
+            **self.record_context(record),
+        }
+        if not record.password:
+            context["json_ld"] = json_ld_text({"@context": SCHEMA_CONTEXT, **self.json_ld(record)})
+        return context
+
+
+class VenuePage(LinkedRecordPage):
+    template_name = "events/public/venue.html"
+    model = Venue
+
+    def api_path_for(self, venue):
+        return f"/events/?venue={venue.pk}"
+
+    def json_ld(self, venue):
+        return venue_json_ld(venue, self.request)
+
+    def record_context(self, venue):
+        return {"venue": display.venue_card(venue, self.request), **self.page_context(queries.upcoming(venue=[venue.pk]))}
+
+
+class OrganizerPage(LinkedRecordPage):
+    template_name = "events/public/organizer.html"
+    model = Organizer
+
+    def json_ld(self, organizer):
+        return organizer_json_ld(organizer, self.request)
+
+    def record_context(self, organizer):
+        return {
+            "organizer": display.organizer_card(organizer, self.request),
+            **self.page_context(queries.upcoming(organizer=[organizer.pk])),
+        }
+
+
+# --- errors -------------------------------------------------------------------------------------
+
+
+class NotFoundPage(PublicPage):
+    template_name = "events/public/404.html"
+
+    def load(self, **kwargs):
+        return {"heading": _("Page not found")}
+
+
+def page_not_found(request, exception=None):
+    """A site's `handler404`: the calendar's look, and discovery like every other page."""
+    view = NotFoundPage()
+    view.setup(request)
+    view.cacheable = False
+    return view.respond(view.load(), status=404)

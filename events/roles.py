@@ -1,0 +1,146 @@
+"""The five WordPress roles as Django groups, and the record-level rules built on their rights.
+
+One place answers "may this user do X to this record?", for the API and the admin alike.
+"""
+from django.db import DEFAULT_DB_ALIAS
+from django.utils.translation import gettext_lazy as _
+
+from .models import PostKind, PostStatus
+
+ADMINISTRATOR, EDITOR, AUTHOR, CONTRIBUTOR, SUBSCRIBER = "administrator", "editor", "author", "contributor", "subscriber"
+ROLES = [ADMINISTRATOR, EDITOR, AUTHOR, CONTRIBUTOR, SUBSCRIBER]
+ROLE_LABELS = {
+    ADMINISTRATOR: _("Administrator"),
+    EDITOR: _("Editor"),
+    AUTHOR: _("Author"),
+    CONTRIBUTOR: _("Contributor"),
+    SUBSCRIBER: _("Subscriber"),
+}
+
+# The plural word of each kind in permission codenames (events.edit_venues, ...).
+KIND_PLURAL = {PostKind.EVENT: "events", PostKind.VENUE: "venues", PostKind.ORGANIZER: "organizers"}
+
+EDIT, PUBLISH, EDIT_PUBLISHED, EDIT_OTHERS = "edit", "publish", "edit_published", "edit_others"
+MANAGE_CATEGORIES = "manage_event_categories"
+MANAGE_TAGS = "manage_event_tags"
+UPLOAD_FILES = "upload_files"
+
+
+def _kind_permissions(*rights):
+    return [f"{right}_{plural}" for plural in KIND_PLURAL.values() for right in rights]
+
+
+# auth.md §2: editors and administrators hold every right of the calendar.
+ROLE_PERMISSIONS = {
+    ADMINISTRATOR: _kind_permissions(EDIT, PUBLISH, EDIT_PUBLISHED, EDIT_OTHERS) + [MANAGE_CATEGORIES, MANAGE_TAGS, UPLOAD_FILES],
+    EDITOR: _kind_permissions(EDIT, PUBLISH, EDIT_PUBLISHED, EDIT_OTHERS) + [MANAGE_CATEGORIES, MANAGE_TAGS, UPLOAD_FILES],
+    AUTHOR: _kind_permissions(EDIT, PUBLISH, EDIT_PUBLISHED) + [MANAGE_CATEGORIES, UPLOAD_FILES],
+    CONTRIBUTOR: _kind_permissions(EDIT),
+    SUBSCRIBER: [],
+}
+
+
+def create_role_groups(app_config, using=DEFAULT_DB_ALIAS, apps=None, **kwargs):
+    """`post_migrate` receiver: create any missing role group with its rights.
+
+    A signal rather than a data migration because a flush (`TransactionTestCase`, `manage.py flush`)
+    empties the groups table and then sends `post_migrate` again, never re-running migrations.
+    Existing groups are left as they are, so rights an administrator changed survive a migrate.
+    """
+    from django.apps import apps as global_apps
+    from django.contrib.auth.management import create_permissions
+
+    apps = apps or global_apps
+    try:
+        Group = apps.get_model("auth", "Group")
+        Permission = apps.get_model("auth", "Permission")
+    except LookupError:  # auth is not installed, or not migrated yet in this state
+        return
+    # The calendar's permissions are created by the same signal, possibly after this receiver.
+    create_permissions(app_config, verbosity=0, using=using, apps=apps)
+    for role, codenames in ROLE_PERMISSIONS.items():
+        group, created = Group.objects.using(using).get_or_create(name=role)
+        if created:
+            group.permissions.set(
+                Permission.objects.using(using).filter(content_type__app_label=app_config.label, codename__in=codenames)
+            )
+
+
+def has_right(user, kind, right):
+    """Kind-level right (`edit`, `publish`, `edit_published`, `edit_others`) of `user` on `kind`."""
+    if user is None or not user.is_authenticated:
+        return False
+    return user.has_perm(f"events.{right}_{KIND_PLURAL[kind]}")
+
+
+def has_capability(user, codename):
+    """A right that is not per kind: manage_event_categories, manage_event_tags, upload_files."""
+    if user is None or not user.is_authenticated:
+        return False
+    return user.has_perm(f"events.{codename}")
+
+
+def is_owner(user, record):
+    return user is not None and user.is_authenticated and record.author_id is not None and record.author_id == user.pk
+
+
+def effective_status(record):
+    """A trashed record is judged by the status it had before trashing (auth.md §3.2)."""
+    if record.status == PostStatus.TRASH and record.status_before_trash:
+        return record.status_before_trash
+    return record.status
+
+
+def can_edit(user, record):
+    """May `user` update or delete this event, venue or organizer (auth.md §3.2)?"""
+    kind = record.KIND
+    if not has_right(user, kind, EDIT):
+        return False
+    if has_right(user, kind, EDIT_OTHERS):
+        return True
+    if not is_owner(user, record):
+        return False
+    if effective_status(record) in PostStatus.published_states():
+        return has_right(user, kind, EDIT_PUBLISHED)
+    return True
+
+
+def can_read(user, record):
+    """May `user` read this record singly, status-wise (auth.md §2.1; trashed events are refused elsewhere)."""
+    if record.status == PostStatus.PUBLISH:
+        return True
+    if user is None or not user.is_authenticated:
+        return False
+    if has_right(user, record.KIND, EDIT_OTHERS):
+        return True
+    return is_owner(user, record)
+
+
+def may_publish(user, kind):
+    return has_right(user, kind, PUBLISH)
+
+
+def scaled_status(user, kind, status):
+    """The status a save keeps: without the publish right, `publish`, `future` and `private` become
+    `pending` (events.md §4.1; scaling `private` is auth.md's Recommended rule)."""
+    if status in (PostStatus.PUBLISH, PostStatus.FUTURE, PostStatus.PRIVATE) and not may_publish(user, kind):
+        return PostStatus.PENDING
+    return status
+
+
+def may_list_unpublished(user, kind):
+    return has_right(user, kind, EDIT)
+
+
+def may_read_others_unpublished(user, kind):
+    return has_right(user, kind, EDIT_OTHERS)
+
+
+def role_of(user):
+    """The user's role name (superusers act as administrators), or None."""
+    if user is None or not user.is_authenticated:
+        return None
+    if user.is_superuser:
+        return ADMINISTRATOR
+    names = {group.name for group in user.groups.all()}
+    return next((role for role in ROLES if role in names), None)

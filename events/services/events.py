@@ -1,0 +1,351 @@
+"""Event writes (events.md §4-§6): an event with its image, venue, organizers and terms, in one transaction.
+
+Shared by the API and the admin. Fields are keyed by API parameter name and hold validated
+values (events.api.serializers.event_write); only the fields given change.
+"""
+import datetime as dt
+import hashlib
+
+from django.db import DatabaseError, connection, transaction
+from django.utils import timezone
+from django.utils.translation import get_language
+from django.utils.translation import gettext_lazy as _
+from modeltranslation.utils import build_localized_fieldname
+
+from .. import dates, roles
+from ..api import errors
+from ..cost import CostInput
+from ..models import Event, EventOrganizer, Organizer, PostKind, PostStatus, Taxonomy, Venue
+from ..text import sanitize_title
+from . import linked
+from .images import ImageImportError, delete_files, import_image_from_url
+from .schedule import set_event_times, site_zone_name, wall_clock, zone_for
+from .slugs import UNSLUGGED_STATUSES, assign_post_slug, unique_slug
+from .terms import resolve_terms
+
+CURRENCY_SYMBOL_MAX_LENGTH = Event._meta.get_field("currency_symbol").max_length
+FLAGS = ("show_map", "show_map_link", "hide_from_listings", "sticky", "featured")
+
+
+class SeveralVenues(tuple):
+    """More than one venue for one event: the plugin validates such a list, then cannot link it."""
+
+
+def could_not_delete_event():
+    return errors.ApiError("could-not-delete-event", _("The event could not be moved to the trash."), 500)
+
+
+def could_not_create_venue():
+    return errors.ApiError("could-not-create-venue", _("No venue could be created from the data given."), 400)
+
+
+# --- the public entry points --------------------------------------------------------------------
+
+
+def create_event(user, fields):
+    """A new event from `fields` (title, start_date and end_date required); the caller's defaults fill the rest."""
+    return _save(Event(), user, fields, creating=True)
+
+
+def update_event(event, user, fields):
+    """Change only the `fields` given (the Recommended column of events.md §5)."""
+    return _save(event, user, fields, creating=False)
+
+
+def trash_event(event):
+    """Move to the trash (the slug gets WordPress's `__trashed` suffix); links to venue, organizers and terms stay."""
+    try:
+        with transaction.atomic():
+            event.move_to_trash()
+            event.save()
+    except DatabaseError as error:
+        raise could_not_delete_event() from error
+    return event
+
+
+# --- saving -------------------------------------------------------------------------------------
+
+
+def _save(event, user, fields, creating):
+    _check_author(user, fields, event, creating)
+    if isinstance(fields.get("venue"), SeveralVenues):
+        raise could_not_create_venue()
+    imported = []
+    try:
+        with transaction.atomic():
+            _write(event, user, fields, creating, imported)
+    except BaseException:
+        # Files of an image imported by a write that did not happen would be orphans.
+        for attachment in imported:
+            delete_files(attachment)
+        raise
+    return event
+
+
+def _write(event, user, fields, creating, imported):
+    now = timezone.now()
+    if creating:
+        event.author_id = _caller_id(user)
+    if "author" in fields:
+        event.author_id = fields["author"]
+    for name in ("title", "description", "excerpt"):
+        if name in fields:
+            _write_translated(event, name, fields[name], creating)
+        elif creating:
+            _write_translated(event, name, "", creating)
+    _apply_schedule(event, fields, creating, now)
+    _apply_cost(event, fields)
+    _apply_website(event, fields, creating)
+    for name in FLAGS:
+        if name in fields:
+            setattr(event, name, bool(fields[name]))
+        elif creating:
+            # A REST-created event stores false for the map flags unless true is sent (events.md §4.1).
+            setattr(event, name, False)
+    _apply_date(event, fields, now)
+    _apply_image(event, fields, user, imported)
+    if "venue" in fields:
+        event.venue = _resolve_venue(fields["venue"], user)
+    organizers = _resolve_organizers(fields["organizer"], user) if "organizer" in fields else None
+    _apply_status(event, fields, user, creating, now)
+    _apply_slug(event, fields, creating)
+    event.save()
+    if not event.slug and event.status not in (*UNSLUGGED_STATUSES, PostStatus.TRASH):
+        # A title with nothing sluggable in it: WordPress falls back to the post ID.
+        event.slug = unique_slug(str(event.pk), lambda slug: Event.objects.filter(slug=slug).exclude(pk=event.pk).exists())
+        event.save(update_fields=["slug"])
+    if organizers is not None:
+        _link_organizers(event, organizers, creating)
+    for name, taxonomy in (("categories", Taxonomy.CATEGORY), ("tags", Taxonomy.TAG)):
+        if name in fields:
+            _link_terms(event, resolve_terms(fields[name], taxonomy), taxonomy, creating)
+
+
+def _caller_id(user):
+    return user.pk if user is not None and user.is_authenticated else None
+
+
+def _check_author(user, fields, event, creating):
+    """Only callers who may edit others' events may make someone else the author (auth.md §3.1, Recommended)."""
+    if "author" not in fields:
+        return
+    author_id = fields["author"]
+    unchanged = not creating and author_id == event.author_id
+    if author_id != _caller_id(user) and not unchanged and not roles.has_right(user, PostKind.EVENT, roles.EDIT_OTHERS):
+        raise errors.forbidden(user)
+
+
+def _write_translated(event, field, value, creating):
+    """Write the active language; the first write also fills English so every language can fall back to it."""
+    setattr(event, build_localized_fieldname(field, get_language() or "en"), value)
+    english = build_localized_fieldname(field, "en")
+    if creating and not getattr(event, english):
+        setattr(event, english, value)
+
+
+# --- time -----------------------------------------------------------------------------------------
+
+
+def _is_epoch(value):
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, (int, float)):
+        return True
+    return isinstance(value, str) and value.strip().isdigit()
+
+
+def _wall_clock(name, value, zone, now):
+    """A start/end input as a naive wall-clock time of the event zone.
+
+    Epoch seconds become their UTC wall clock, then count as local time (source quirk, events.md
+    §4.1); an input with its own offset names an instant, shown on the event's clock.
+    """
+    try:
+        parsed = dates.parse_date_input(value, zone, now)
+        if _is_epoch(value):
+            return parsed.local.astimezone(dt.UTC).replace(tzinfo=None)
+        if parsed.explicit_zone:
+            return parsed.local.astimezone(zone).replace(tzinfo=None)
+        return parsed.local.replace(tzinfo=None)
+    except (ValueError, OverflowError) as error:
+        raise errors.invalid_param(name) from error
+
+
+def _apply_schedule(event, fields, creating, now):
+    """Time zone, all-day and the start/end pair; the pair moves only when both ends are given (events.md §5)."""
+    zone_name = None
+    if "timezone" in fields:
+        zone_name = fields["timezone"] or site_zone_name()
+    elif creating:
+        zone_name = site_zone_name()
+    moving = "start_date" in fields and "end_date" in fields
+    if not (creating or moving or zone_name is not None or "all_day" in fields):
+        return
+    zone = zone_for(zone_name if zone_name is not None else event.timezone_name)
+    if moving:
+        start = _wall_clock("start_date", fields["start_date"], zone, now)
+        end = _wall_clock("end_date", fields["end_date"], zone, now)
+    else:
+        # A new zone or all-day setting keeps the wall clock: the event still starts at 10:00 there.
+        start, end = wall_clock(event.start_local), wall_clock(event.end_local)
+    all_day = fields.get("all_day", False if creating else None)
+    widened = event.all_day if all_day is None else all_day
+    # Each end must exist in UTC too; a wall clock at the calendar's very ends may not.
+    for name, wall, day_end in (("start_date", start, dt.time(0, 0)), ("end_date", end, dt.time(23, 59, 59))):
+        if widened:
+            wall = dt.datetime.combine(wall.date(), day_end)
+        try:
+            wall.replace(tzinfo=zone).astimezone(dt.UTC)
+        except (ValueError, OverflowError) as error:
+            raise errors.invalid_param(name if moving else "timezone" if zone_name is not None else "all_day") from error
+    set_event_times(event, start, end, zone_name, all_day)
+
+
+def _apply_date(event, fields, now):
+    """The publication date: `date_utc` read as UTC, else `date` in the event zone; the instant is stored.
+
+    `date_utc` wins when both are sent: it names an instant without ambiguity.
+    """
+    name = "date_utc" if "date_utc" in fields else "date" if "date" in fields else None
+    if name is None:
+        return
+    zone = dt.UTC if name == "date_utc" else zone_for(event.timezone_name)
+    try:
+        event.date = dates.parse_date_input(fields[name], zone, now).local.astimezone(dt.UTC)
+    except (ValueError, OverflowError) as error:
+        raise errors.invalid_param(name) from error
+
+
+# --- status and slug ----------------------------------------------------------------------------
+
+
+def _apply_status(event, fields, user, creating, now):
+    """events.md §4.1: scaled by role; `publish` and `future` follow the publication date."""
+    if "status" in fields:
+        status = linked.scaled_status(PostKind.EVENT, user, fields["status"])
+    elif creating:
+        status = PostStatus.PUBLISH if roles.may_publish(user, PostKind.EVENT) else PostStatus.DRAFT
+    else:
+        status = event.status
+    dated = creating or "status" in fields or "date" in fields or "date_utc" in fields
+    if dated and status in (PostStatus.PUBLISH, PostStatus.FUTURE):
+        ahead = event.date > now + linked.SCHEDULING_MARGIN
+        status = PostStatus.FUTURE if ahead else PostStatus.PUBLISH
+    was_trashed = not creating and event.status == PostStatus.TRASH
+    if status == PostStatus.TRASH and not was_trashed:
+        event.move_to_trash()
+        return
+    if was_trashed and status != PostStatus.TRASH:
+        _restore_slug(event, status)
+        event.status_before_trash = ""
+    event.status = status
+
+
+def _restore_slug(event, status):
+    """Leaving the trash gives the event its old slug back, made unique again (WordPress convention)."""
+    wanted = event.slug_before_trash or event.slug.removesuffix("__trashed")
+    event.slug_before_trash = ""
+    if status in UNSLUGGED_STATUSES and not wanted:
+        event.slug = ""
+        return
+    _lock_slug(wanted)
+    event.slug = unique_slug(wanted, lambda slug: Event.objects.filter(slug=slug).exclude(pk=event.pk).exists())
+
+
+def _apply_slug(event, fields, creating):
+    """README §6: explicit slugs are sanitised (and made unique unless the event is a draft); drafts wait for one."""
+    if event.status == PostStatus.TRASH:
+        return
+    requested = fields.get("slug")
+    if requested is None and event.slug:
+        return
+    _lock_slug(sanitize_title(requested if requested is not None else (event.title_en or event.title or "")))
+    assign_post_slug(event, requested)
+
+
+def _lock_slug(base):
+    """Serialise slug choice per base slug until commit, so concurrent writes of one title get -2, -3...
+
+    Event slugs carry no unique constraint (drafts may share explicit slugs), so the race is
+    closed with a transaction-scoped advisory lock; SQLite already serialises writers.
+    """
+    if connection.vendor != "postgresql" or not base:
+        return
+    digest = hashlib.blake2b(f"tribe_events:{base}".encode(), digest_size=8).digest()
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(%s)", [int.from_bytes(digest, "big", signed=True)])
+
+
+# --- attributes ---------------------------------------------------------------------------------
+
+
+def _apply_cost(event, fields):
+    if "cost" not in fields:
+        return
+    cost = fields["cost"] or CostInput()
+    event.cost = list(cost.values)
+    event.currency_symbol = cost.currency_symbol[:CURRENCY_SYMBOL_MAX_LENGTH]
+    event.currency_position = cost.currency_position if event.currency_symbol else ""
+
+
+def _apply_website(event, fields, creating):
+    """Absent or empty on create stores nothing, so the website reads as the event page (events.md §4.1)."""
+    if "website" in fields:
+        website = fields["website"] or ""
+        event.website = None if creating and not website else website
+    elif creating:
+        event.website = None
+
+
+def _apply_image(event, fields, user, imported):
+    if "image" not in fields:
+        return
+    choice = fields["image"]
+    if choice is None or choice.removes:
+        event.image = None
+    elif choice.attachment is not None:
+        event.image = choice.attachment
+    else:
+        try:
+            attachment = import_image_from_url(choice.import_url, user)
+        except ImageImportError as error:
+            raise errors.invalid_param("image", error.reason) from error
+        imported.append(attachment)
+        event.image = attachment
+
+
+# --- linked records -----------------------------------------------------------------------------
+
+
+def _resolve_venue(value, user):
+    """None, an existing venue, or the venue made (or reused) from nested fields."""
+    if value is None or isinstance(value, Venue):
+        return value
+    return linked.save_venue(value, user)
+
+
+def _resolve_organizers(values, user):
+    """Existing organizers and those made (or reused) from nested fields, in order, without repeats."""
+    found, seen = [], set()
+    for value in values or ():
+        organizer = value if isinstance(value, Organizer) else linked.save_organizer(value, user)
+        if organizer.pk not in seen:
+            seen.add(organizer.pk)
+            found.append(organizer)
+    return found
+
+
+def _link_organizers(event, organizers, creating):
+    if not creating:
+        EventOrganizer.objects.filter(event=event).delete()
+    EventOrganizer.objects.bulk_create(
+        EventOrganizer(event=event, organizer=organizer, position=position) for position, organizer in enumerate(organizers)
+    )
+
+
+def _link_terms(event, terms, taxonomy, creating):
+    """Replace the event's terms of one taxonomy; the other taxonomy's stay."""
+    links = Event.terms.through.objects
+    if not creating:
+        links.filter(event_id=event.pk, term__taxonomy=taxonomy).delete()
+    links.bulk_create(links.model(event_id=event.pk, term_id=term.pk) for term in terms)

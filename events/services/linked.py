@@ -1,0 +1,306 @@
+"""Venue and organizer writes (venues-organizers.md §4-§6), shared by their routes and nested event writes."""
+import datetime as dt
+from dataclasses import dataclass
+
+from django.db import DatabaseError, transaction
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+from modeltranslation.settings import AVAILABLE_LANGUAGES
+from modeltranslation.utils import build_localized_fieldname
+
+from .. import dates, roles
+from ..api import errors
+from ..models import Event, EventOrganizer, Organizer, PostKind, PostStatus, Venue
+from ..text import sanitize_text_field
+from .images import ImageImportError, import_image_from_url
+from .slugs import assign_post_slug, unique_slug
+
+# WordPress publishes a post whose date is less than a minute ahead instead of scheduling it.
+SCHEDULING_MARGIN = dt.timedelta(minutes=1)
+# Statuses WordPress registers for internal use; a record of ours cannot hold them.
+INTERNAL_STATUSES = {"auto-draft": PostStatus.DRAFT, "inherit": PostStatus.DRAFT}
+
+
+@dataclass(frozen=True)
+class LinkedKind:
+    """What differs between venues and organizers."""
+
+    kind: str
+    model: type
+    name_key: str
+    # Stored as sanitised plain text; empty clears them.
+    text_fields: tuple
+    could_not_create: tuple
+    could_not_update: tuple
+    could_not_delete: tuple
+
+
+VENUE = LinkedKind(
+    kind=PostKind.VENUE,
+    model=Venue,
+    name_key="venue",
+    text_fields=("address", "city", "country", "province", "state", "zip", "phone"),
+    could_not_create=("could-not-create-venue", _("No venue could be created from the data given.")),
+    could_not_update=("could-not-update-venue", _("The venue could not be updated.")),
+    could_not_delete=("could-not-delete-venue", _("The venue could not be moved to the trash.")),
+)
+ORGANIZER = LinkedKind(
+    kind=PostKind.ORGANIZER,
+    model=Organizer,
+    name_key="organizer",
+    text_fields=("phone", "email"),
+    could_not_create=("could-not-create-organizer", _("No organizer could be created from the data given.")),
+    could_not_update=("could-not-update-organizer", _("The organizer could not be updated.")),
+    could_not_delete=("could-not-delete-organizer", _("The organizer could not be moved to the trash.")),
+)
+# Which fields re-derive a venue's stateprovince when they change (the Recommended rule of §5).
+STATEPROVINCE_SOURCES = ("state", "province", "country")
+
+
+def _error(code_and_message, status):
+    code, message = code_and_message
+    return errors.ApiError(code, message, status)
+
+
+# --- the public entry points --------------------------------------------------------------------
+
+
+def save_venue(fields, user, *, instance=None):
+    """Create a venue (or reuse a duplicate, §4.3), or update `instance` with only the `fields` given.
+
+    `fields` maps API parameter names to validated values (events.api.serializers.linked_params).
+    """
+    return _save(VENUE, fields, user, instance)
+
+
+def save_organizer(fields, user, *, instance=None):
+    """Create an organizer (or reuse a duplicate, §4.3), or update `instance` with only the `fields` given."""
+    return _save(ORGANIZER, fields, user, instance)
+
+
+def trash_venue(venue):
+    """Move to the trash and unlink from every event (§6)."""
+    return _trash(VENUE, venue)
+
+
+def trash_organizer(organizer):
+    """Move to the trash and remove just the links to it, from every event (the Recommended rule of §6)."""
+    return _trash(ORGANIZER, organizer)
+
+
+# --- saving -------------------------------------------------------------------------------------
+
+
+def _save(spec, fields, user, instance):
+    failure = spec.could_not_update if instance is not None else spec.could_not_create
+    try:
+        with transaction.atomic():
+            record = _write(spec, fields, user, instance)
+    except DatabaseError as error:
+        raise _error(failure, 400) from error
+    return record
+
+
+def _write(spec, fields, user, instance):
+    creating = instance is None
+    record = instance
+    if creating:
+        name = clean_name(spec, fields[spec.name_key])
+        record = find_duplicate(spec, name, fields.get("description"), user)
+        if record is not None:
+            # A duplicate the caller may not edit is handed back as it is (auth.md §3.2 still holds).
+            if not roles.can_edit(user, record):
+                return record
+            creating = False
+        else:
+            record = spec.model()
+            _write_translated(record, "title", name, creating=True)
+    elif spec.name_key in fields:
+        _write_translated(record, "title", clean_name(spec, fields[spec.name_key]), creating=False)
+
+    _apply_author(spec, record, fields, user, creating)
+    if "description" in fields:
+        _write_translated(record, "description", fields["description"] or "", creating=creating)
+    elif creating:
+        _write_translated(record, "description", "", creating=True)
+    for name in spec.text_fields:
+        if name in fields:
+            setattr(record, name, sanitize_text_field(fields[name] or ""))
+    if "website" in fields:
+        record.website = fields["website"] or ""
+    if spec is VENUE:
+        _apply_venue_fields(record, fields, creating)
+    _apply_date(record, fields)
+    _apply_image(record, fields, user)
+    trashing = _apply_status(spec, record, fields, user, creating)
+    assign_post_slug(record)
+    record.save()
+    if not record.slug:
+        # sanitize_title() falls back to the post ID when nothing of the name is sluggable.
+        record.slug = unique_slug(str(record.pk), lambda slug: spec.model.objects.filter(slug=slug).exclude(pk=record.pk).exists())
+        record.save(update_fields=["slug"])
+    if trashing:
+        _unlink(spec, record)
+    return record
+
+
+def clean_name(spec, value):
+    """The name as stored (plain text); 400 when nothing is left of it."""
+    name = sanitize_text_field(str(value))
+    if not name:
+        raise errors.invalid_param(spec.name_key)
+    return name
+
+
+def _same_text(field, value):
+    """`field` equals `value` case-insensitively in any language: a name names one record whatever the reader's language."""
+    condition = Q()
+    for language in AVAILABLE_LANGUAGES:
+        condition |= Q(**{f"{build_localized_fieldname(field, language)}__iexact": value})
+    return condition
+
+
+def find_duplicate(spec, name, description, user):
+    """§4.3: a non-trashed record with this name (and this description, when one is given).
+
+    Only records the caller may read count, so a create never reveals someone else's draft.
+    """
+    candidates = spec.model.objects.not_trashed().filter(_same_text("title", name))
+    if description:
+        candidates = candidates.filter(_same_text("description", description))
+    for candidate in candidates.select_related("image").order_by("pk"):
+        if roles.can_read(user, candidate):
+            return candidate
+    return None
+
+
+def _write_translated(record, field, value, creating):
+    """Write the active language; the first write also fills English so every language can fall back to it."""
+    setattr(record, field, value)
+    english = build_localized_fieldname(field, "en")
+    if creating and not getattr(record, english):
+        setattr(record, english, value)
+
+
+def _apply_author(spec, record, fields, user, creating):
+    """Default author: the caller. Only callers who may edit others' records may name someone else."""
+    caller_id = user.pk if user is not None and user.is_authenticated else None
+    if "author" in fields:
+        author_id = fields["author"]
+        if author_id != caller_id and not roles.has_right(user, spec.kind, roles.EDIT_OTHERS):
+            raise errors.forbidden(user)
+        record.author_id = author_id
+    elif creating:
+        record.author_id = caller_id
+
+
+def _apply_venue_fields(venue, fields, creating):
+    for name in ("show_map", "show_map_link"):
+        if name in fields:
+            setattr(venue, name, bool(fields[name]))
+        elif creating:
+            setattr(venue, name, True)
+    for name in ("geo_lat", "geo_lng"):
+        if name in fields:
+            setattr(venue, name, fields[name])
+    given = sanitize_text_field(fields.get("stateprovince") or "")
+    if given:
+        venue.stateprovince = given
+    elif creating or "stateprovince" in fields or any(name in fields for name in STATEPROVINCE_SOURCES):
+        venue.stateprovince = Venue.derive_stateprovince(venue.state, venue.province, venue.country)
+
+
+def _apply_date(record, fields):
+    """`date` is read in the site zone (epoch seconds as their UTC wall clock, a source quirk); `date_utc` in UTC.
+
+    `date_utc` wins when both are sent: it names an instant without ambiguity.
+    """
+    now = timezone.now()
+    name = "date_utc" if "date_utc" in fields else "date" if "date" in fields else None
+    if name is None:
+        return
+    try:
+        if name == "date_utc":
+            record.date = dates.parse_date_input(fields[name], dt.UTC, now).local.astimezone(dt.UTC)
+        else:
+            site_zone = timezone.get_default_timezone()
+            parsed = dates.parse_date_input(fields[name], site_zone, now)
+            moment = parsed.local.astimezone(dt.UTC) if parsed.explicit_zone else parsed.local
+            # Converted once here so that a wall-clock time at the calendar's very ends fails now, not when stored.
+            record.date = moment.replace(tzinfo=None).replace(tzinfo=site_zone).astimezone(dt.UTC)
+    except (ValueError, OverflowError) as error:
+        raise errors.invalid_param(name) from error
+
+
+def _apply_image(record, fields, user):
+    if "image" not in fields:
+        return
+    choice = fields["image"]
+    if choice is None or choice.removes:
+        record.image = None
+    elif choice.attachment is not None:
+        record.image = choice.attachment
+    else:
+        try:
+            record.image = import_image_from_url(choice.import_url, user)
+        except ImageImportError as error:
+            raise errors.invalid_param("image", error.reason) from error
+
+
+def scaled_status(kind, user, requested):
+    """events.md §4.1: callers without the publish right get `pending` for what would be visible."""
+    status = INTERNAL_STATUSES.get(requested, requested)
+    if not roles.may_publish(user, kind) and status in (PostStatus.PUBLISH, PostStatus.FUTURE, PostStatus.PRIVATE):
+        return PostStatus.PENDING
+    return status
+
+
+def _apply_status(spec, record, fields, user, creating):
+    """Set the status; True when this write moves the record to the trash."""
+    if "status" in fields:
+        status = scaled_status(spec.kind, user, fields["status"])
+    elif creating:
+        status = PostStatus.PUBLISH if roles.may_publish(user, spec.kind) else PostStatus.DRAFT
+    else:
+        status = record.status
+    if status in (PostStatus.PUBLISH, PostStatus.FUTURE):
+        ahead = record.date is not None and record.date > timezone.now() + SCHEDULING_MARGIN
+        status = PostStatus.FUTURE if ahead else PostStatus.PUBLISH
+    was_trashed = record.pk is not None and record.status == PostStatus.TRASH
+    if status == PostStatus.TRASH and not was_trashed:
+        record.move_to_trash()
+        return True
+    if was_trashed and status != PostStatus.TRASH:
+        _restore(spec, record)
+    record.status = status
+    return False
+
+
+def _restore(spec, record):
+    """Leaving the trash gives the record its old slug back, made unique again (WordPress convention)."""
+    wanted = record.slug_before_trash or record.slug.removesuffix("__trashed")
+    record.slug = unique_slug(wanted, lambda slug: spec.model.objects.filter(slug=slug).exclude(pk=record.pk).exists())
+    record.status_before_trash = ""
+    record.slug_before_trash = ""
+
+
+# --- trash --------------------------------------------------------------------------------------
+
+
+def _unlink(spec, record):
+    if spec is VENUE:
+        Event.objects.filter(venue_id=record.pk).update(venue=None)
+    else:
+        EventOrganizer.objects.filter(organizer_id=record.pk).delete()
+
+
+def _trash(spec, record):
+    try:
+        with transaction.atomic():
+            record.move_to_trash()
+            record.save()
+            _unlink(spec, record)
+    except DatabaseError as error:
+        raise _error(spec.could_not_delete, 500) from error
+    return record

@@ -1,0 +1,46 @@
+"""An event's time: wall-clock start/end in its named zone, the UTC instants and the abbreviation."""
+import datetime as dt
+
+from django.utils import timezone
+
+from .. import dates
+
+
+def site_zone_name():
+    return timezone.get_default_timezone_name()
+
+
+def zone_for(event_zone_name):
+    """The event's zone, or the site zone when the event has none stored."""
+    return dates.zone_from_name(event_zone_name or site_zone_name())
+
+
+def set_event_times(event, start_local, end_local, zone_name=None, all_day=None):
+    """Store wall-clock `start_local`/`end_local` (naive) read in `zone_name`, and derive the rest.
+
+    All-day events run from 00:00:00 of the first day to 23:59:59 of the last; an end before the
+    start is moved to the start (the plugin saves such events rather than refusing them).
+    """
+    if zone_name is not None:
+        event.timezone_name = zone_name
+    if all_day is not None:
+        event.all_day = all_day
+    zone = zone_for(event.timezone_name)
+    if event.all_day:
+        start_local = dt.datetime.combine(start_local.date(), dt.time(0, 0, 0))
+        end_local = dt.datetime.combine(end_local.date(), dt.time(23, 59, 59))
+    start_local = start_local.replace(microsecond=0, tzinfo=None)
+    end_local = end_local.replace(microsecond=0, tzinfo=None)
+    if end_local < start_local:
+        end_local = start_local
+    event.start_local = start_local.replace(tzinfo=dt.UTC)
+    event.end_local = end_local.replace(tzinfo=dt.UTC)
+    event.start_utc = start_local.replace(tzinfo=zone).astimezone(dt.UTC)
+    event.end_utc = end_local.replace(tzinfo=zone).astimezone(dt.UTC)
+    event.timezone_abbr = dates.zone_abbreviation(event.timezone_name, event.start_utc) if event.timezone_name else ""
+    return event
+
+
+def wall_clock(stored):
+    """The naive wall-clock time kept in a `*_local` column."""
+    return stored.astimezone(dt.UTC).replace(tzinfo=None)

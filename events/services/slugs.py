@@ -1,0 +1,43 @@
+"""Slugs as WordPress makes them: from the title, normalised, unique per record kind."""
+from ..models import Event, PostStatus, Term
+from ..text import sanitize_title, unique_slug
+
+# WordPress leaves drafts without a slug until they are published (events only: the plugin
+# generates venue and organizer slugs even for drafts).
+UNSLUGGED_STATUSES = {PostStatus.DRAFT, PostStatus.PENDING}
+
+
+def slug_is_taken(model, slug, exclude_pk=None):
+    taken = model.objects.filter(slug=slug)
+    if exclude_pk is not None:
+        taken = taken.exclude(pk=exclude_pk)
+    return taken.exists()
+
+
+def assign_post_slug(record, requested=None):
+    """Set `record.slug` from `requested` (explicit) or the title, as WordPress would."""
+    model = type(record)
+    if requested is not None:
+        slug = sanitize_title(requested)
+        if isinstance(record, Event) and record.status in UNSLUGGED_STATUSES:
+            # Explicit slugs of drafts are kept as given, without de-duplication.
+            record.slug = slug
+            return record.slug
+    else:
+        if record.slug and not record.slug.endswith("__trashed"):
+            return record.slug
+        if isinstance(record, Event) and record.status in UNSLUGGED_STATUSES:
+            record.slug = ""
+            return record.slug
+        slug = sanitize_title(record.title_en or record.title or "")
+    record.slug = unique_slug(slug, lambda candidate: slug_is_taken(model, candidate, record.pk))
+    return record.slug
+
+
+def assign_term_slug(term, requested=None):
+    base = sanitize_title(requested if requested is not None else (term.name_en or term.name or ""))
+    siblings = Term.objects.filter(taxonomy=term.taxonomy)
+    if term.pk is not None:
+        siblings = siblings.exclude(pk=term.pk)
+    term.slug = unique_slug(base, lambda candidate: siblings.filter(slug=candidate).exists())
+    return term.slug
