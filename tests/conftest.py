@@ -1,0 +1,84 @@
+"""Fixtures shared by the suite: API clients per role, the namespace URL, an isolated media folder."""
+import base64
+
+import pytest
+from django.db import connection
+from django.utils import translation
+from rest_framework.test import APIClient
+
+from events.conf import events_settings
+from events.roles import ROLES
+
+
+API = f"/wp-json/{events_settings.namespace}"
+
+
+def pytest_collection_modifyitems(config, items):
+    """`@pytest.mark.postgres` tests run only when the suite runs on PostgreSQL."""
+    from django.conf import settings
+
+    engine = settings.DATABASES["default"]["ENGINE"]
+    if "postgresql" in engine:
+        return
+    skip = pytest.mark.skip(reason="needs PostgreSQL (set DATABASE_URL)")
+    for item in items:
+        if "postgres" in item.keywords:
+            item.add_marker(skip)
+
+
+@pytest.fixture(autouse=True)
+def isolated_media(settings, tmp_path):
+    settings.MEDIA_ROOT = tmp_path / "media"
+
+
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings):
+    """Basic authentication checks a password on every request; a slow hasher would dominate the suite."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def english_at_start():
+    """Each test starts in English: LocaleMiddleware leaves the last request's language active in the
+    thread, and translated fields (`title=...`) are written in the active language."""
+    with translation.override("en"):
+        yield
+
+
+@pytest.fixture
+def api():
+    """An anonymous API client."""
+    return APIClient()
+
+
+class RoleClient(APIClient):
+    """An API client logged in through HTTP Basic, as WordPress application passwords are sent."""
+
+    def __init__(self, user, password, **kwargs):
+        super().__init__(**kwargs)
+        self.user = user
+        token = base64.b64encode(f"{user.username}:{password}".encode()).decode()
+        self.credentials(HTTP_AUTHORIZATION=f"Basic {token}")
+
+
+@pytest.fixture
+def as_role(db):
+    """`as_role("editor")` → a client authenticated as a new user holding that role (`.user`)."""
+
+    from .factories import make_user
+
+    def build(role, **user_fields):
+        user = make_user(role, password="secret-pass-123", **user_fields)
+        return RoleClient(user, "secret-pass-123")
+
+    return build
+
+
+@pytest.fixture(params=ROLES)
+def any_role(request, as_role):
+    return as_role(request.param)
+
+
+@pytest.fixture
+def on_postgres():
+    return connection.vendor == "postgresql"

@@ -1,0 +1,145 @@
+"""The benchmark's seeder and query counter: a tiny calendar seeded in bulk is a consistent, listable one."""
+import datetime as dt
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from bench.middleware import QUERIES_HEADER
+from bench.seed import seed_calendar, wipe_calendar
+from events.models import (
+    Attachment,
+    Category,
+    Event,
+    EventOrganizer,
+    Organizer,
+    PostIdentity,
+    PostKind,
+    PostStatus,
+    Tag,
+    Taxonomy,
+    Venue,
+)
+from events.services.schedule import set_event_times, wall_clock
+
+from .conftest import API
+
+pytestmark = pytest.mark.django_db
+
+N_EVENTS = 30
+# Wide enough to hold every seeded event, so totals do not depend on today's date.
+WHOLE_CALENDAR = {"start_date": "2000-01-01", "end_date": "2100-12-31", "per_page": 50}
+
+
+@pytest.fixture
+def summary():
+    return seed_calendar(N_EVENTS, seed=7)
+
+
+def listed_events():
+    return Event.objects.filter(status=PostStatus.PUBLISH, hide_from_listings=False, password="")
+
+
+@pytest.mark.parametrize(
+    "model, kind",
+    [
+        pytest.param(Event, PostKind.EVENT, id="events"),
+        pytest.param(Venue, PostKind.VENUE, id="venues"),
+        pytest.param(Organizer, PostKind.ORGANIZER, id="organizers"),
+        pytest.param(Attachment, PostKind.ATTACHMENT, id="images"),
+    ],
+)
+def test_seeded_posts_hold_ids_of_their_own_kind(summary, model, kind):
+    ids = set(model.objects.values_list("id", flat=True))
+    assert ids
+    assert set(PostIdentity.objects.filter(kind=kind).values_list("id", flat=True)) == ids
+
+
+def test_seeded_counts_match_the_summary(summary):
+    assert (summary.events, Event.objects.count()) == (N_EVENTS, N_EVENTS)
+    assert Venue.objects.count() == summary.venues
+    assert Organizer.objects.count() == summary.organizers
+    assert Category.objects.count() == summary.categories
+    assert Tag.objects.count() == summary.tags
+    assert EventOrganizer.objects.count() == summary.organizer_links
+    assert Event.terms.through.objects.count() == summary.term_links
+    assert PostIdentity.objects.count() == N_EVENTS + summary.venues + summary.organizers + summary.images
+
+
+def test_seeded_times_follow_the_schedule_rules(summary):
+    for event in Event.objects.all():
+        expected = set_event_times(
+            Event(), wall_clock(event.start_local), wall_clock(event.end_local), event.timezone_name, event.all_day
+        )
+        assert (event.start_utc, event.end_utc, event.timezone_abbr) == (
+            expected.start_utc, expected.end_utc, expected.timezone_abbr
+        ), event.pk
+        assert event.end_local >= event.start_local
+
+
+def test_seeded_links_are_well_formed(summary):
+    for event in Event.objects.prefetch_related("organizer_links", "terms"):
+        positions = [link.position for link in event.organizer_links.all()]
+        assert positions == list(range(len(positions)))
+        assert any(term.taxonomy == Taxonomy.CATEGORY for term in event.terms.all())
+    assert not Category.objects.filter(parent__isnull=False).exclude(parent__taxonomy=Taxonomy.CATEGORY).exists()
+    assert Category.objects.filter(parent__isnull=False).exists()
+
+
+def test_seeded_titles_have_translations(summary):
+    assert Event.objects.exclude(title_zh_hans=None).exclude(title_zh_hans="").exists()
+    assert not Event.objects.filter(title_en="").exists()
+
+
+def test_seeding_is_deterministic():
+    first = seed_calendar(N_EVENTS, seed=7, now=dt.datetime(2030, 1, 1, tzinfo=dt.UTC))
+    titles = list(Event.objects.order_by("id").values_list("title_en", "start_local", "venue__title_en"))
+    wipe_calendar()
+    second = seed_calendar(N_EVENTS, seed=7, now=dt.datetime(2030, 1, 1, tzinfo=dt.UTC))
+    assert first == second
+    assert list(Event.objects.order_by("id").values_list("title_en", "start_local", "venue__title_en")) == titles
+
+
+def test_wipe_keeps_users_and_roles(summary):
+    from django.contrib.auth.models import Group, User
+
+    users, groups = User.objects.count(), Group.objects.count()
+    wipe_calendar()
+    assert (Event.objects.count(), Venue.objects.count(), PostIdentity.objects.count()) == (0, 0, 0)
+    assert (User.objects.count(), Group.objects.count()) == (users, groups)
+
+
+def test_seeded_calendar_is_listed_through_the_api(summary, api):
+    response = api.get(f"{API}/events", WHOLE_CALENDAR)
+    assert response.status_code == 200
+    expected = listed_events().count()
+    assert 0 < expected < N_EVENTS
+    assert response.json()["total"] == expected
+    assert response["X-TEC-Total"] == str(expected)
+
+
+def test_seeded_category_filter_finds_its_events(summary, api):
+    category = Category.objects.with_event_count().filter(children__isnull=True).order_by("-event_count", "id").first()
+    response = api.get(f"{API}/events", {**WHOLE_CALENDAR, "categories": category.slug})
+    assert response.status_code == 200
+    assert response.json()["total"] == listed_events().filter(terms=category).count() > 0
+
+
+@pytest.fixture
+def bench_site(settings):
+    settings.ROOT_URLCONF = "bench.urls"
+    settings.MIDDLEWARE = ["bench.middleware.QueryCountMiddleware", *settings.MIDDLEWARE]
+
+
+def test_floor_view_runs_no_query(bench_site, api):
+    response = api.get("/bench/floor")
+    assert response.status_code == 200
+    assert response.json() == {"ok": True}
+    assert response[QUERIES_HEADER] == "0"
+
+
+def test_query_header_counts_every_query_of_the_request(bench_site, summary, api):
+    with CaptureQueriesContext(connection) as captured:
+        response = api.get(f"{API}/events", WHOLE_CALENDAR)
+    assert response.status_code == 200
+    assert int(response[QUERIES_HEADER]) == len(captured.captured_queries) > 0

@@ -1,0 +1,90 @@
+"""A schema-based fuzz run over every GET operation of the `doc` document: no 5xx, responses as documented."""
+import datetime as dt
+
+import pytest
+import schemathesis
+from django.core.signals import request_finished, request_started
+from django.core.wsgi import get_wsgi_application
+from django.db import close_old_connections
+from django.utils import timezone
+from hypothesis import HealthCheck, given, settings
+from schemathesis.checks import not_a_server_error
+from schemathesis.specs.openapi.checks import (
+    content_type_conformance,
+    response_schema_conformance,
+    status_code_conformance,
+)
+
+from .conftest import API
+from .factories import make_category, make_event, make_image, make_organizer, make_tag, make_venue
+
+pytestmark = pytest.mark.django_db
+
+GET_PATHS = [
+    "/doc",
+    "/events",
+    "/events/{id}",
+    "/events/by-slug/{slug}",
+    "/venues",
+    "/venues/{id}",
+    "/venues/by-slug/{slug}",
+    "/organizers",
+    "/organizers/{id}",
+    "/organizers/by-slug/{slug}",
+    "/categories",
+    "/categories/{id}",
+    "/tags",
+    "/tags/{id}",
+]
+CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance]
+# Few examples per operation keep the whole suite fast; the seed makes a failure reproducible.
+FUZZ = settings(
+    max_examples=10,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=list(HealthCheck),
+)
+
+
+@pytest.fixture
+def calendar(db):
+    """A small calendar covering every record shape: images, linked venue/organizers, terms, a draft."""
+    image = make_image()
+    venue = make_venue("Hall", city="Rome", image=image)
+    organizer = make_organizer("Ada", email="ada@example.org")
+    jazz = make_category("Jazz")
+    make_category("Bebop", parent=jazz)
+    tag = make_tag("Outdoor")
+    start = dt.datetime.combine(timezone.now().date() + dt.timedelta(days=3), dt.time(20, 0))
+    make_event("Concert", start=start, venue=venue, organizers=[organizer], categories=[jazz], tags=[tag], image=image)
+    make_event("Draft night", start=start, status="draft")
+    make_event("Password night", start=start, password="secret")
+
+
+@pytest.fixture
+def wsgi_app():
+    """The real WSGI application, minus closing the connection after each request: the test's
+    transaction must survive (Django's own test client does the same)."""
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    yield get_wsgi_application()
+    request_started.connect(close_old_connections)
+    request_finished.connect(close_old_connections)
+
+
+@pytest.fixture
+def api_schema(calendar, wsgi_app):
+    return schemathesis.openapi.from_wsgi(f"{API}/doc", wsgi_app)
+
+
+@pytest.mark.parametrize("path", GET_PATHS)
+def test_get_operations_survive_fuzzing(api_schema, path):
+    operation = api_schema[path]["GET"]
+
+    @FUZZ
+    @given(case=operation.as_strategy())
+    def fuzz(case):
+        case.call_and_validate(checks=CHECKS)
+
+    fuzz()

@@ -1,0 +1,97 @@
+"""The public pages in a real browser (Debian's Chromium driven by Playwright), with JavaScript switched off."""
+import datetime as dt
+import os
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+from events.models import Event, Venue
+
+from .factories import make_event, make_organizer, make_venue
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
+LAUNCH_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+IN_CI = os.environ.get("CI", "").strip().lower() not in {"", "0", "false", "no"}
+
+# Outside CI a machine without the browser skips this test; in CI (which installs it with
+# .ci/install-browser) a missing browser must fail the run instead of hiding the test.
+pytestmark = [
+    pytest.mark.skipif(
+        not CHROMIUM.exists() and not IN_CI,
+        reason=f"{CHROMIUM} is not installed (run .ci/install-browser); set CI=true to require it",
+    ),
+    pytest.mark.django_db(transaction=True),
+]
+
+
+@contextmanager
+def browser_page():
+    """A page of a fresh browser. Playwright runs an event loop in this thread while it is open, so
+    Django refuses database work here until it closes: build the data first."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
+        # The pages promise to work without scripts, so the browser runs none.
+        context = browser.new_context(java_script_enabled=False, locale="en-US", viewport={"width": 1100, "height": 900})
+        try:
+            yield context.new_page()
+        finally:
+            context.close()
+            browser.close()
+
+
+def test_reader_goes_from_the_list_to_an_event_then_to_its_venue_in_traditional_chinese(live_server):
+    venue = make_venue("Blue Note Hall", address="131 W 3rd St", city="New York", state="NY")
+    Venue.objects.filter(pk=venue.pk).update(title_zh_hant="藍調音樂廳")
+    start = dt.datetime.combine(dt.date.today() + dt.timedelta(days=3), dt.time(20, 0))
+    event = make_event(
+        "Jazz night",
+        start=start,
+        end=start + dt.timedelta(hours=3),
+        timezone_name="America/New_York",
+        venue=venue,
+        organizers=[make_organizer("Ann Arts")],
+        cost=["25"],
+        description="Three sets of modern jazz.",
+    )
+    Event.objects.filter(pk=event.pk).update(title_zh_hant="爵士之夜", description_zh_hant="三場現代爵士樂演出。")
+    make_event("Another evening", start=start + dt.timedelta(days=1))
+    with browser_page() as page:
+
+        page.goto(f"{live_server.url}/")
+        assert page.locator("h1").inner_text() == "Upcoming events"
+        assert page.locator(".event-title a").all_inner_texts() == ["Jazz night", "Another evening"]
+
+        page.get_by_role("link", name="Jazz night").click()
+        assert page.url == f"{live_server.url}/event/{event.slug}/"
+        assert page.locator("h1").inner_text() == "Jazz night"
+        assert "Three sets of modern jazz." in page.locator(".description").inner_text()
+        assert page.locator(".cost").inner_text() == "$25"
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "event-page.png"), full_page=True)
+
+        page.get_by_role("link", name="繁體中文").click()
+        assert page.url == f"{live_server.url}/zh-hant/event/{event.slug}/"
+        assert page.locator("html").get_attribute("lang") == "zh-hant"
+        assert page.locator("h1").inner_text() == "爵士之夜"
+        assert "三場現代爵士樂演出。" in page.locator(".description").inner_text()
+
+        page.get_by_role("link", name="藍調音樂廳").click()
+        assert page.url == f"{live_server.url}/zh-hant/venue/{venue.slug}/"
+        assert page.locator("h1").inner_text() == "藍調音樂廳"
+        assert page.locator("#upcoming-heading").inner_text() == "即將舉行的活動"
+        assert page.locator(".event-title a").all_inner_texts() == ["爵士之夜"]
+        # The stylesheet is served and applied: the skip link sits off screen until focused.
+        assert page.locator(".skip-link").bounding_box()["x"] < 0
