@@ -1,0 +1,27 @@
+"""Counts the SQL queries each request runs and reports them in the `X-Bench-Queries` header."""
+from django.db import connection
+
+QUERIES_HEADER = "X-Bench-Queries"
+
+
+class QueryCounter:
+    def __init__(self):
+        self.count = 0
+
+    def __call__(self, execute, sql, params, many, context):
+        self.count += 1
+        return execute(sql, params, many, context)
+
+
+class QueryCountMiddleware:
+    """Works with DEBUG off: an execute wrapper costs far less than Django's debug query log."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        counter = QueryCounter()
+        with connection.execute_wrapper(counter):
+            response = self.get_response(request)
+        response[QUERIES_HEADER] = str(counter.count)
+        return response

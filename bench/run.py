@@ -1,0 +1,573 @@
+"""Benchmark: seed a calendar, serve it with gunicorn, drive it with concurrent clients, print figures.
+
+    python bench/run.py [--events 10000] [--database-url URL] [--duration 5] [--concurrency 1,8]
+                        [--workers 2] [--reuse] [--endpoints NAME,...] [--explain] [--json FILE]
+
+See bench/README.md for what each column means and the figures measured.
+"""
+import argparse
+import datetime as dt
+import http.client
+import json
+import math
+import os
+import platform
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+ROOT = Path(__file__).resolve().parent.parent
+SETTINGS_MODULE = "bench.settings"
+HOST = "127.0.0.1"
+FLOOR = "floor"
+QUERIES_HEADER = "X-Bench-Queries"
+# Databases the benchmark must never seed nor empty: the test suite's and the maintenance ones.
+PROTECTED_DATABASES = {"test", "postgres", "template0", "template1"}
+# Generous, so that a slow endpoint is measured as slow rather than cut off.
+REQUEST_TIMEOUT = 120
+READY_TIMEOUT = 60
+# Bounds on every client loop, whatever the duration: a runaway loop stops here.
+MAX_REQUESTS_PER_CLIENT = 1_000_000
+MAX_ERRORS_PER_CLIENT = 100
+SAMPLE_EVENT_IDS = 200
+
+# Run as a script, Python puts bench/ itself first on the path; the project root is what imports need.
+if sys.path and Path(sys.path[0]).resolve() == ROOT / "bench":
+    sys.path[0] = str(ROOT)
+
+
+# --- command line and database ---------------------------------------------------------------
+
+
+def parse_args(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--events", type=int, default=10_000, help="events to seed (default 10000)")
+    parser.add_argument(
+        "--database-url",
+        default=os.environ.get("DATABASE_URL"),
+        help="default: $DATABASE_URL, else a fresh SQLite file in a temporary folder",
+    )
+    parser.add_argument("--duration", type=float, default=5.0, help="seconds per measurement (default 5)")
+    parser.add_argument("--warmup", type=float, default=1.0, help="seconds of unmeasured load per endpoint (default 1)")
+    parser.add_argument("--concurrency", default="1,8", help="client counts, comma-separated (default 1,8)")
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 2, help="gunicorn workers (default: CPU count)")
+    parser.add_argument("--worker-class", default="gthread", choices=["gthread", "sync"], help="gunicorn worker class")
+    parser.add_argument("--threads", type=int, default=4, help="threads per gthread worker (default 4)")
+    parser.add_argument("--reuse", action="store_true", help="keep the calendar already in the database, if any")
+    parser.add_argument("--endpoints", default="", help="measure only these endpoint names (comma-separated)")
+    parser.add_argument("--explain", action="store_true", help="print each endpoint's SQL with timings and plans")
+    parser.add_argument("--json", dest="json_path", help="also write the figures to this JSON file")
+    args = parser.parse_args(argv)
+    try:
+        args.concurrency = sorted({int(c) for c in args.concurrency.split(",") if c.strip()})
+    except ValueError:
+        parser.error("--concurrency takes integers, e.g. 1,8")
+    if not args.concurrency or min(args.concurrency) < 1:
+        parser.error("--concurrency needs positive integers")
+    if args.events < 1 or args.duration <= 0 or args.workers < 1 or args.threads < 1:
+        parser.error("--events, --duration, --workers and --threads must be positive")
+    return args
+
+
+def resolve_database_url(url):
+    """The URL to use, and the temporary folder created for a fresh SQLite file (or None)."""
+    if url:
+        return url, None
+    folder = tempfile.mkdtemp(prefix="calendar-bench-")
+    return f"sqlite:///{Path(folder) / 'bench.sqlite3'}", folder
+
+
+def check_database(config):
+    name = str(config.get("NAME") or "")
+    if "postgresql" in config["ENGINE"] and (name in PROTECTED_DATABASES or name.startswith("test_")):
+        sys.exit(f"Refusing to seed the database {name!r}: use a database of its own, e.g. .../bench_db")
+
+
+def ensure_postgres_database(config):
+    """Create the benchmark database on first use, through the `postgres` maintenance database."""
+    import psycopg
+    from psycopg import sql
+
+    options = {
+        "dbname": "postgres",
+        "host": config.get("HOST") or None,
+        "port": config.get("PORT") or None,
+        "user": config.get("USER") or None,
+        "password": config.get("PASSWORD") or None,
+    }
+    with psycopg.connect(**{k: v for k, v in options.items() if v}, autocommit=True) as conn:
+        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [config["NAME"]]).fetchone()
+        if not exists:
+            conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(config["NAME"])))
+            print(f"created database {config['NAME']}")
+
+
+def setup_django(database_url):
+    import dj_database_url
+
+    config = dj_database_url.parse(database_url)
+    check_database(config)
+    if "postgresql" in config["ENGINE"]:
+        ensure_postgres_database(config)
+    os.environ["DATABASE_URL"] = database_url
+    os.environ["DJANGO_SETTINGS_MODULE"] = SETTINGS_MODULE
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+    import django
+
+    django.setup()
+
+
+# --- data ------------------------------------------------------------------------------------
+
+
+@dataclass
+class Calendar:
+    events: int
+    venues: int
+    organizers: int
+    categories: int
+    tags: int
+    published_listed: int
+    event_ids: list
+    category_slug: str
+    start_date: str
+
+
+def prepare_calendar(n_events, reuse):
+    from django.core.management import call_command
+    from django.db import connection
+
+    from bench import seed
+    from events.models import Event
+
+    call_command("migrate", verbosity=0, interactive=False)
+    existing = Event.objects.count()
+    if reuse and existing:
+        print(f"reusing the {existing:,} events already seeded" + ("" if existing == n_events else f" (asked for {n_events:,})"))
+    else:
+        if existing:
+            print(f"emptying the calendar ({existing:,} events)")
+            seed.wipe_calendar()
+        started = time.perf_counter()
+
+        interactive = sys.stdout.isatty()
+
+        def progress(done, total):
+            if interactive:
+                print(f"\r  seeded {done:,}/{total:,} events", end="", flush=True)
+            elif done == total or done % 25_000 == 0:
+                print(f"  seeded {done:,}/{total:,} events", flush=True)
+
+        summary = seed.seed_calendar(n_events, progress=progress)
+        if interactive:
+            print()
+        print(f"seeded in {time.perf_counter() - started:.1f} s: {asdict(summary)}")
+    if connection.vendor == "postgresql":
+        seed.vacuum_analyze()
+    return describe_calendar()
+
+
+def describe_calendar():
+    from events.models import Category, Event, Organizer, PostStatus, Tag, Venue
+
+    listed = Event.objects.filter(status=PostStatus.PUBLISH, hide_from_listings=False, password="")
+    ids = list(listed.filter(venue__isnull=False).order_by("id").values_list("id", flat=True))
+    step = max(1, len(ids) // SAMPLE_EVENT_IDS)
+    busiest = Category.objects.with_event_count().filter(children__isnull=True).order_by("-event_count", "id").first()
+    return Calendar(
+        events=Event.objects.count(),
+        venues=Venue.objects.count(),
+        organizers=Organizer.objects.count(),
+        categories=Category.objects.count(),
+        tags=Tag.objects.count(),
+        published_listed=listed.count(),
+        event_ids=ids[::step][:SAMPLE_EVENT_IDS] or list(Event.objects.values_list("id", flat=True)[:1]),
+        category_slug=busiest.slug if busiest else "",
+        start_date=(dt.date.today() + dt.timedelta(days=30)).isoformat(),
+    )
+
+
+def endpoints_for(calendar):
+    """Endpoint name → the paths its clients cycle through."""
+    from events.conf import events_settings
+
+    api = f"/wp-json/{events_settings.namespace}"
+    return {
+        FLOOR: ["/bench/floor"],
+        "events?per_page=10": [f"{api}/events?per_page=10"],
+        "events?per_page=50": [f"{api}/events?per_page=50"],
+        # Many IDs rather than one, so the figure is not one hot row's.
+        "events/{id}": [f"{api}/events/{event_id}" for event_id in calendar.event_ids],
+        "events?categories=X&start_date=Y": [
+            f"{api}/events?{urlencode({'categories': calendar.category_slug, 'start_date': calendar.start_date})}"
+        ],
+        "venues?per_page=50": [f"{api}/venues?per_page=50"],
+        "organizers?per_page=50": [f"{api}/organizers?per_page=50"],
+        "categories?per_page=50": [f"{api}/categories?per_page=50"],
+    }
+
+
+# --- server ----------------------------------------------------------------------------------
+
+
+def free_port():
+    with socket.socket() as sock:
+        sock.bind((HOST, 0))
+        return sock.getsockname()[1]
+
+
+class Server:
+    """gunicorn serving the bench settings on a free local port, as a child process."""
+
+    def __init__(self, database_url, workers, worker_class, threads, log_path):
+        self.port = free_port()
+        self.log_path = log_path
+        command = [
+            sys.executable, "-m", "gunicorn", "calendar_site.wsgi:application",
+            "--bind", f"{HOST}:{self.port}", "--workers", str(workers), "--worker-class", worker_class,
+            "--chdir", str(ROOT), "--log-level", "warning", "--timeout", str(REQUEST_TIMEOUT),
+        ]
+        if worker_class == "gthread":
+            command += ["--threads", str(threads)]
+        env = {**os.environ, "DJANGO_SETTINGS_MODULE": SETTINGS_MODULE, "DATABASE_URL": database_url, "DEBUG": "false"}
+        self.log = open(log_path, "wb")
+        self.process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT)
+
+    def wait_ready(self):
+        deadline = time.monotonic() + READY_TIMEOUT
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"gunicorn exited with {self.process.returncode}:\n{self.log_tail()}")
+            try:
+                status, _, _ = fetch(self.port, "/bench/floor")
+                if status == 200:
+                    return
+            except OSError:
+                pass
+            time.sleep(0.2)
+        raise RuntimeError(f"gunicorn not ready after {READY_TIMEOUT} s:\n{self.log_tail()}")
+
+    def log_tail(self, lines=30):
+        self.log.flush()
+        return "\n".join(Path(self.log_path).read_text(errors="replace").splitlines()[-lines:])
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=10)
+        self.log.close()
+
+
+def fetch(port, path):
+    """One GET on a new connection: (status, queries header, body)."""
+    conn = http.client.HTTPConnection(HOST, port, timeout=REQUEST_TIMEOUT)
+    try:
+        conn.request("GET", path, headers={"Accept": "application/json"})
+        response = conn.getresponse()
+        body = response.read()
+        return response.status, response.getheader(QUERIES_HEADER), body
+    finally:
+        conn.close()
+
+
+# --- load ------------------------------------------------------------------------------------
+
+
+@dataclass
+class ClientTally:
+    latencies: list = field(default_factory=list)
+    statuses: Counter = field(default_factory=Counter)
+    queries: Counter = field(default_factory=Counter)
+    errors: int = 0
+    started: float = 0.0
+    finished: float = 0.0
+
+
+@dataclass
+class Measurement:
+    endpoint: str
+    concurrency: int
+    requests: int
+    errors: int
+    seconds: float
+    statuses: dict
+    queries: dict
+    p50_ms: float
+    p99_ms: float
+    floor_ratio: float = None
+
+    @property
+    def rps(self):
+        return self.requests / self.seconds if self.seconds else 0.0
+
+    @property
+    def status_label(self):
+        label = "/".join(str(code) for code, _ in sorted(self.statuses.items(), key=lambda kv: -kv[1]))
+        if self.errors:
+            label = f"{label}+{self.errors}err" if label else f"{self.errors}err"
+        return label or "-"
+
+    @property
+    def queries_label(self):
+        if not self.queries:
+            return "-"
+        low, high = min(self.queries), max(self.queries)
+        return str(low) if low == high else f"{low}-{high}"
+
+
+def percentile(sorted_values, fraction):
+    if not sorted_values:
+        return math.nan
+    index = min(len(sorted_values) - 1, max(0, math.ceil(fraction * len(sorted_values)) - 1))
+    return sorted_values[index]
+
+
+def client_loop(port, paths, slot, stride, duration, barrier, tally):
+    """One keep-alive client: requests back to back until the duration is spent."""
+    conn = http.client.HTTPConnection(HOST, port, timeout=REQUEST_TIMEOUT)
+    barrier.wait()
+    tally.started = time.perf_counter()
+    deadline = tally.started + duration
+    index = slot
+    while len(tally.latencies) < MAX_REQUESTS_PER_CLIENT:
+        sent = time.perf_counter()
+        if sent >= deadline:
+            break
+        path = paths[index % len(paths)]
+        index += stride
+        try:
+            conn.request("GET", path, headers={"Accept": "application/json"})
+            response = conn.getresponse()
+            response.read()
+        except (OSError, http.client.HTTPException):
+            conn.close()
+            tally.errors += 1
+            if tally.errors >= MAX_ERRORS_PER_CLIENT:
+                break
+            continue
+        tally.latencies.append(time.perf_counter() - sent)
+        tally.statuses[response.status] += 1
+        queries = response.getheader(QUERIES_HEADER)
+        if queries is not None and queries.isdigit():
+            tally.queries[int(queries)] += 1
+    tally.finished = time.perf_counter()
+    conn.close()
+
+
+def drive(port, endpoint, paths, concurrency, duration):
+    tallies = [ClientTally() for _ in range(concurrency)]
+    barrier = threading.Barrier(concurrency)
+    threads = [
+        threading.Thread(target=client_loop, args=(port, paths, slot, concurrency, duration, barrier, tally), daemon=True)
+        for slot, tally in enumerate(tallies)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(duration + REQUEST_TIMEOUT + 30)
+    latencies = sorted(latency for tally in tallies for latency in tally.latencies)
+    statuses, queries = Counter(), Counter()
+    for tally in tallies:
+        statuses.update(tally.statuses)
+        queries.update(tally.queries)
+    started = min(tally.started for tally in tallies)
+    finished = max(tally.finished for tally in tallies)
+    return Measurement(
+        endpoint=endpoint,
+        concurrency=concurrency,
+        requests=len(latencies),
+        errors=sum(tally.errors for tally in tallies),
+        seconds=max(finished - started, 1e-9),
+        statuses=dict(statuses),
+        queries=dict(queries),
+        p50_ms=percentile(latencies, 0.50) * 1000,
+        p99_ms=percentile(latencies, 0.99) * 1000,
+    )
+
+
+def with_per_page(path, per_page):
+    parts = urlsplit(path)
+    query = [(k, v) for k, v in parse_qsl(parts.query) if k != "per_page"] + [("per_page", str(per_page))]
+    return urlunsplit(parts._replace(query=urlencode(query)))
+
+
+def list_query_counts(port, endpoints):
+    """Queries of every list at per_page=1 and per_page=50: they must be equal (no N+1)."""
+    rows = []
+    for name, paths in endpoints.items():
+        if name == FLOOR or "?" not in paths[0]:
+            continue
+        counts = []
+        for per_page in (1, 50):
+            status, queries, _ = fetch(port, with_per_page(paths[0], per_page))
+            counts.append((status, queries))
+        rows.append((name, counts))
+    return rows
+
+
+# --- EXPLAIN ---------------------------------------------------------------------------------
+
+
+def explain_endpoints(endpoints):
+    """Every endpoint's SQL run in-process, with its time, and the plan of the slowest statements."""
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext
+
+    client = Client(raise_request_exception=False, HTTP_HOST=HOST)
+    for name, paths in endpoints.items():
+        if name == FLOOR:
+            continue
+        client.get(paths[0])  # warm caches first, so the timings are steady-state ones
+        with CaptureQueriesContext(connection) as captured:
+            started = time.perf_counter()
+            response = client.get(paths[0])
+            total = time.perf_counter() - started
+        timed = [(float(query["time"]), query["sql"]) for query in captured.captured_queries]
+        in_sql = sum(seconds for seconds, _ in timed)
+        print(
+            f"\n== {name}  ({response.status_code}, {len(timed)} queries, {total * 1000:.1f} ms in all, "
+            f"{in_sql * 1000:.1f} ms in SQL)  {paths[0]}"
+        )
+        for seconds, sql in timed:
+            print(f"  {seconds * 1000:8.2f} ms  {sql[:160]}")
+        for seconds, sql in sorted(timed, reverse=True)[:2]:
+            if not sql.lstrip().upper().startswith("SELECT"):
+                continue
+            prefix = "EXPLAIN (ANALYZE, BUFFERS) " if connection.vendor == "postgresql" else "EXPLAIN QUERY PLAN "
+            with connection.cursor() as cursor:
+                try:
+                    cursor.execute(prefix + sql)
+                except Exception as exc:  # a statement whose logged form does not re-parse
+                    print(f"  (no plan: {exc})")
+                    continue
+                plan = [" ".join(str(col) for col in row) for row in cursor.fetchall()]
+            print(f"  -- plan of the {seconds * 1000:.2f} ms statement:\n     {sql}")
+            for line in plan:
+                print(f"     {line}")
+
+
+# --- report ----------------------------------------------------------------------------------
+
+
+def add_floor_ratios(measurements):
+    floors = {m.concurrency: m.rps for m in measurements if m.endpoint == FLOOR}
+    for m in measurements:
+        floor_rps = floors.get(m.concurrency)
+        m.floor_ratio = m.rps / floor_rps if floor_rps else None
+
+
+def print_header(args, database_url, calendar):
+    import django
+    import gunicorn
+    from django.db import connection
+
+    database = connection.settings_dict["NAME"]
+    threads = f" × {args.threads} threads" if args.worker_class == "gthread" else ""
+    print()
+    print(f"Calendar benchmark, {dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC")
+    print(f"  machine:  {platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}, Django {django.get_version()}")
+    # Other work on the machine skews every figure (the floor included): the load says how much.
+    print(f"  load:     {args.load_before:.2f} before, {os.getloadavg()[0]:.2f} after (1-minute average)")
+    print(f"  database: {connection.vendor} ({Path(str(database)).name})")
+    print(
+        f"  calendar: {calendar.events:,} events ({calendar.published_listed:,} listed), {calendar.venues:,} venues, "
+        f"{calendar.organizers:,} organizers, {calendar.categories} categories, {calendar.tags} tags"
+    )
+    print(f"  server:   gunicorn {gunicorn.__version__}, {args.workers} workers ({args.worker_class}{threads})")
+    print(f"  clients:  keep-alive HTTP/1.1 on 127.0.0.1, {args.duration:g} s per measurement after {args.warmup:g} s warm-up")
+    print(f"  X = {calendar.category_slug}, Y = {calendar.start_date}")
+
+
+def print_table(measurements):
+    print()
+    header = f"{'endpoint':<34} {'conc':>4}  {'status':<10} {'req/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'queries':>7} {'vs floor':>8}"
+    print(header)
+    print("-" * len(header))
+    for m in measurements:
+        ratio = f"{m.floor_ratio * 100:.0f}%" if m.floor_ratio is not None else "-"
+        print(
+            f"{m.endpoint:<34} {m.concurrency:>4}  {m.status_label:<10} {m.rps:>9.1f} {m.p50_ms:>8.2f} "
+            f"{m.p99_ms:>8.2f} {m.queries_label:>7} {ratio:>8}"
+        )
+
+
+def print_list_queries(rows):
+    if not rows:
+        return
+    print()
+    print(f"{'list':<34} {'queries at per_page=1':>22} {'per_page=50':>12}  constant")
+    for name, ((status_1, q_1), (status_50, q_50)) in rows:
+        verdict = "yes" if q_1 == q_50 and status_1 == status_50 == 200 else ("NO" if status_1 == status_50 == 200 else f"({status_1}/{status_50})")
+        print(f"{name:<34} {q_1 or '-':>22} {q_50 or '-':>12}  {verdict}")
+
+
+def main(argv=None):
+    args = parse_args(argv)
+    database_url, temporary_folder = resolve_database_url(args.database_url)
+    setup_django(database_url)
+    calendar = prepare_calendar(args.events, args.reuse)
+    endpoints = endpoints_for(calendar)
+    if args.endpoints:
+        wanted = {name.strip() for name in args.endpoints.split(",")}
+        unknown = wanted - set(endpoints)
+        if unknown:
+            sys.exit(f"unknown endpoints {sorted(unknown)}; known: {', '.join(endpoints)}")
+        endpoints = {name: paths for name, paths in endpoints.items() if name == FLOOR or name in wanted}
+    if args.explain:
+        explain_endpoints(endpoints)
+
+    from django.db import connections
+
+    connections.close_all()
+    args.load_before = os.getloadavg()[0]
+    log_path = Path(tempfile.gettempdir()) / f"calendar-bench-gunicorn-{os.getpid()}.log"
+    server = Server(database_url, args.workers, args.worker_class, args.threads, log_path)
+    measurements = []
+    try:
+        server.wait_ready()
+        for name, paths in endpoints.items():
+            print(f"measuring {name} ...", flush=True)
+            if args.warmup > 0:
+                drive(server.port, name, paths, max(args.concurrency), args.warmup)
+            for concurrency in args.concurrency:
+                measurements.append(drive(server.port, name, paths, concurrency, args.duration))
+        query_rows = list_query_counts(server.port, endpoints)
+    finally:
+        server.stop()
+        if temporary_folder:
+            shutil.rmtree(temporary_folder, ignore_errors=True)
+    log_path.unlink(missing_ok=True)
+    add_floor_ratios(measurements)
+    print_header(args, database_url, calendar)
+    print_table(measurements)
+    print_list_queries(query_rows)
+    if args.json_path:
+        payload = {
+            "date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+            "calendar": {k: v for k, v in asdict(calendar).items() if k != "event_ids"},
+            "server": {"workers": args.workers, "worker_class": args.worker_class, "threads": args.threads},
+            "load_average": [args.load_before, os.getloadavg()[0]],
+            "measurements": [{**asdict(m), "rps": m.rps} for m in measurements],
+            "list_queries": {name: [q for _, q in counts] for name, counts in query_rows},
+        }
+        Path(args.json_path).write_text(json.dumps(payload, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

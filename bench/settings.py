@@ -1,0 +1,10 @@
+"""Settings of the benchmarked site: the production settings plus the floor view and query counting."""
+from calendar_site.settings import *  # noqa: F401,F403
+from calendar_site.settings import ALLOWED_HOSTS, MIDDLEWARE
+
+DEBUG = False
+# The load comes from 127.0.0.1 whatever the deployment's host list says.
+ALLOWED_HOSTS = [*ALLOWED_HOSTS, "127.0.0.1"]
+ROOT_URLCONF = "bench.urls"
+# Outermost, so the count covers every query a request causes, middleware included.
+MIDDLEWARE = ["bench.middleware.QueryCountMiddleware", *MIDDLEWARE]
