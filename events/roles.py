@@ -41,10 +41,10 @@ ROLE_PERMISSIONS = {
 
 
 def create_role_groups(app_config, using=DEFAULT_DB_ALIAS, apps=None, **kwargs):
-    """`post_migrate` receiver: create any missing role group with its rights.
+    """Create any missing role group with its rights (migration 0002, and every `post_migrate`).
 
-    A signal rather than a data migration because a flush (`TransactionTestCase`, `manage.py flush`)
-    empties the groups table and then sends `post_migrate` again, never re-running migrations.
+    Migration 0002 alone is not enough: a flush (`TransactionTestCase`, `manage.py flush`) empties
+    the groups table and sends `post_migrate` again, but never re-runs migrations.
     Existing groups are left as they are, so rights an administrator changed survive a migrate.
     """
     from django.apps import apps as global_apps
