@@ -100,11 +100,18 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 MEDIA_URL = "media/"
 MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT", BASE_DIR / "media"))
 
+# REDIS_URL (e.g. redis://127.0.0.1:6379/1) gives every process one shared cache; without it each
+# process keeps its own in memory, which is fine for one process but not for the read cache below.
+if os.environ.get("REDIS_URL"):
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": os.environ["REDIS_URL"]}}
+
 # The events app reads its own settings from this one dict (see events/conf.py for defaults).
 EVENTS = {
     "IMAGE_IMPORT_ALLOWED_HOSTS": [
         h.strip() for h in os.environ.get("EVENTS_IMAGE_IMPORT_ALLOWED_HOSTS", "").split(",") if h.strip()
     ],
+    # Anonymous API reads served from the cache for this long (0: off); needs REDIS_URL with >1 process.
+    "READ_CACHE_SECONDS": int(os.environ.get("EVENTS_READ_CACHE_SECONDS", "0")),
 }
 
 # The events app installs its own REST settings on its views; these apply to anything else.

@@ -10,6 +10,8 @@ class EventsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self):
+        from .api import read_cache
         from .roles import create_role_groups
 
         post_migrate.connect(create_role_groups, sender=self, dispatch_uid="events.create_role_groups")
+        read_cache.connect_invalidation()

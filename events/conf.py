@@ -26,6 +26,10 @@ DEFAULTS = {
     "IMAGE_IMPORT_ALLOWED_HOSTS": [],
     "IMAGE_IMPORT_TIMEOUT": 10,
     "IMAGE_IMPORT_MAX_BYTES": 10 * 1024 * 1024,
+    # Seconds an anonymous API read may be served from the cache (0: never); see api/read_cache.py.
+    "READ_CACHE_SECONDS": 0,
+    # The entry of CACHES holding those reads; it must be shared by all the site's processes.
+    "READ_CACHE_ALIAS": "default",
 }
 
 

@@ -13,7 +13,7 @@ from django.views.decorators.csrf import csrf_exempt
 from rest_framework.response import Response
 
 from ..conf import events_settings
-from . import errors
+from . import errors, read_cache
 from .parsing import collect_params
 from .renderers import WPJSONRenderer
 from .routes import ROUTES
@@ -64,7 +64,7 @@ def rest_dispatch(request, path=""):
     route_path = "/" + path.strip("/")
     original_method = request.method.upper()
     try:
-        response = _dispatch(request, route_path)
+        response = _cached_or_dispatched(request, route_path)
     except errors.ApiError as error:
         response = error.as_response()
     except Exception:  # noqa: BLE001 - the contract promises a JSON error, never an HTML 500
@@ -78,6 +78,18 @@ def rest_dispatch(request, path=""):
         if hasattr(response, "render"):
             response.render()
         response.content = b""
+    return response
+
+
+def _cached_or_dispatched(request, route_path):
+    if not read_cache.is_cacheable(request):
+        return _dispatch(request, route_path)
+    response = read_cache.fetch(request)
+    if response is not None:
+        request.matched_route, _kwargs = match_route(route_path)
+        return response
+    response = _dispatch(request, route_path)
+    read_cache.store(request, response)
     return response
 
 

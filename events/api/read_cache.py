@@ -1,0 +1,134 @@
+"""An optional shared cache of anonymous API reads, emptied in effect by every calendar write.
+
+Off unless `EVENTS["READ_CACHE_SECONDS"]` is above 0. When on, a GET or HEAD sent without
+credentials is answered from the cache if the same URL (scheme, host, path with its language
+prefix, query string) was answered with 200 less than that many seconds ago and nothing in the
+calendar has been written since. Every save or delete of an event, venue, organizer, term or image,
+and every change of an event's links, replaces the calendar version that is part of each key, so a
+write shows at once in every process that shares the cache. What changes with time alone (the
+default date window moving on, a scheduled event going live) shows within READ_CACHE_SECONDS.
+
+The cache must be shared by all the site's processes (Redis, Memcached, the database cache) as soon
+as more than one serves requests: a per-process cache would miss the other processes' writes.
+"""
+import hashlib
+import uuid
+
+from django.conf import settings
+from django.core import checks
+from django.core.cache import caches
+from django.db import transaction
+from django.db.models.signals import m2m_changed, post_delete, post_save
+from django.http import HttpResponse
+from django.utils import translation
+
+from ..conf import events_settings
+
+VERSION_KEY = "events:read-cache:version"
+# Query parameters whose effect is applied after the cached part of the response is produced.
+UNCACHED_PARAMS = ("_fields", "_envelope", "_jsonp")
+# Response headers the dispatcher adds per request; they are never stored.
+PER_REQUEST_HEADERS = {"link", "allow", "vary", "x-content-type-options", "x-robots-tag", "content-length"}
+
+
+def enabled():
+    return events_settings.READ_CACHE_SECONDS > 0
+
+
+def _cache():
+    return caches[events_settings.READ_CACHE_ALIAS]
+
+
+def is_cacheable(request):
+    """Anonymous reads only: what a signed-in caller sees depends on their role."""
+    return (
+        enabled()
+        and request.method in ("GET", "HEAD")
+        and "HTTP_AUTHORIZATION" not in request.META
+        and settings.SESSION_COOKIE_NAME not in request.COOKIES
+        and not any(name in request.GET for name in UNCACHED_PARAMS)
+    )
+
+
+def _calendar_version(cache):
+    version = cache.get(VERSION_KEY)
+    if version is None:
+        cache.add(VERSION_KEY, uuid.uuid4().hex, None)
+        version = cache.get(VERSION_KEY)
+    return version
+
+
+def _key(request, cache):
+    url = f"{request.scheme}://{request.get_host()}{request.get_full_path()}|{translation.get_language()}"
+    digest = hashlib.sha256(url.encode()).hexdigest()
+    return f"events:read-cache:{_calendar_version(cache)}:{digest}"
+
+
+def fetch(request):
+    """The cached response to this request, or None."""
+    cache = _cache()
+    request.read_cache_key = _key(request, cache)
+    stored = cache.get(request.read_cache_key)
+    if stored is None:
+        return None
+    status, content, headers = stored
+    response = HttpResponse(content, status=status)
+    for name, value in headers:
+        response[name] = value
+    return response
+
+
+def store(request, response):
+    """Keep a successful response of a request `fetch` missed."""
+    key = getattr(request, "read_cache_key", None)
+    if key is None or response.status_code != 200 or response.has_header("Set-Cookie"):
+        return
+    headers = [(name, value) for name, value in response.items() if name.lower() not in PER_REQUEST_HEADERS]
+    _cache().set(key, (response.status_code, response.content, headers), events_settings.READ_CACHE_SECONDS)
+
+
+def invalidate(**kwargs):
+    """Start a new calendar version: every stored read becomes unreachable (and expires by itself).
+
+    Replaced at once, for the writer's own next read, and again after the commit, because a reader
+    between the two could have stored the old rows under the first new version.
+    """
+    if not enabled():
+        return
+
+    def new_version():
+        _cache().set(VERSION_KEY, uuid.uuid4().hex, None)
+
+    new_version()
+    transaction.on_commit(new_version)
+
+
+def connect_invalidation():
+    """Invalidate on every write of the calendar's records and of event-term links (from `ready`).
+
+    Bulk writes send no signal: the services pair each one with a save of the record it belongs to.
+    Link tables are left out so that deleting them stays a single SQL statement.
+    """
+    from ..models import Attachment, Category, Event, Organizer, Tag, Term, Venue
+
+    for model in (Event, Venue, Organizer, Term, Category, Tag, Attachment):
+        post_save.connect(invalidate, sender=model, dispatch_uid=f"events.read_cache.save.{model.__name__}")
+        post_delete.connect(invalidate, sender=model, dispatch_uid=f"events.read_cache.delete.{model.__name__}")
+    m2m_changed.connect(invalidate, sender=Event.terms.through, dispatch_uid="events.read_cache.terms")
+
+
+@checks.register(checks.Tags.caches)
+def check_shared_cache(app_configs=None, **kwargs):
+    """Warn when reads would be cached per process, where other processes' writes cannot reach them."""
+    if not enabled():
+        return []
+    backend = settings.CACHES.get(events_settings.READ_CACHE_ALIAS, {}).get("BACKEND", "")
+    if backend.endswith(("LocMemCache", "DummyCache")):
+        return [
+            checks.Warning(
+                f"EVENTS['READ_CACHE_SECONDS'] is on but the {events_settings.READ_CACHE_ALIAS!r} cache is {backend}.",
+                hint="Use a cache shared by every process (Redis, Memcached, database) when more than one serves requests.",
+                id="events.W001",
+            )
+        ]
+    return []

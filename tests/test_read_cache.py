@@ -1,0 +1,106 @@
+"""The optional cache of anonymous reads: served again without SQL, never stale after a write."""
+import pytest
+from django.core.cache import cache
+from django.core.management import call_command
+from django.core.management.base import SystemCheckError
+
+from events.models import Event
+
+from .conftest import API
+from .factories import make_category, make_event, make_venue
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def read_cache(settings):
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "reads"}}
+    settings.EVENTS = {**getattr(settings, "EVENTS", {}), "READ_CACHE_SECONDS": 60}
+    cache.clear()
+    yield
+    cache.clear()
+
+
+def titles(response):
+    return [event["title"] for event in response.json()["events"]]
+
+
+def test_off_by_default_every_read_runs_its_queries(api, django_assert_max_num_queries, django_assert_num_queries):
+    make_event("Concert")
+    api.get(f"{API}/events")
+    with pytest.raises(pytest.fail.Exception):
+        with django_assert_num_queries(0):
+            api.get(f"{API}/events")
+
+
+def test_a_repeated_anonymous_read_runs_no_sql_and_keeps_its_headers(api, read_cache, django_assert_num_queries):
+    make_event("Concert")
+    first = api.get(f"{API}/events")
+    with django_assert_num_queries(0):
+        again = api.get(f"{API}/events")
+    assert again.status_code == 200
+    assert again.json() == first.json()
+    for header in ("X-TEC-Total", "X-TEC-TotalPages", "Content-Type", "Content-Language", "Link", "Allow"):
+        assert again[header] == first[header]
+
+
+def test_an_api_write_shows_at_once(api, as_role, read_cache):
+    event = make_event("Concert")
+    assert titles(api.get(f"{API}/events")) == ["Concert"]
+    editor = as_role("editor")
+    assert editor.post(f"{API}/events/{event.pk}", {"title": "Recital"}, format="json").status_code == 200
+    assert titles(api.get(f"{API}/events")) == ["Recital"]
+    assert editor.delete(f"{API}/events/{event.pk}").status_code == 200
+    assert titles(api.get(f"{API}/events")) == []
+
+
+def test_an_admin_or_orm_save_shows_at_once(api, read_cache):
+    venue = make_venue("Hall")
+    event = make_event("Concert", venue=venue)
+    assert api.get(f"{API}/events/{event.pk}").json()["venue"]["venue"] == "Hall"
+    venue.title = "Great Hall"
+    venue.save()
+    assert api.get(f"{API}/events/{event.pk}").json()["venue"]["venue"] == "Great Hall"
+
+
+def test_a_new_category_link_shows_at_once(api, read_cache):
+    event = make_event("Concert")
+    jazz = make_category("Jazz")
+    assert api.get(f"{API}/events/{event.pk}").json()["categories"] == []
+    Event.objects.get(pk=event.pk).terms.add(jazz)
+    assert [term["name"] for term in api.get(f"{API}/events/{event.pk}").json()["categories"]] == ["Jazz"]
+
+
+def test_signed_in_callers_are_never_served_from_the_cache(api, as_role, read_cache):
+    make_event("Concert")
+    make_event("Rehearsal", status="draft")
+    assert titles(api.get(f"{API}/events?status=publish")) == ["Concert"]
+    editor = as_role("editor")
+    assert sorted(titles(editor.get(f"{API}/events?status=publish"))) == ["Concert"]
+    assert sorted(titles(editor.get(f"{API}/events?status=draft"))) == ["Rehearsal"]
+    # And what they read is not handed to anonymous callers.
+    assert api.get(f"{API}/events?status=draft").status_code == 400
+
+
+def test_each_language_has_its_own_entry(api, read_cache):
+    event = make_event("Concert", title_zh_hans="音乐会")
+    assert api.get(f"{API}/events/{event.pk}").json()["title"] == "Concert"
+    assert api.get(f"{API}/events/{event.pk}?wpml_language=zh-hans").json()["title"] == "音乐会"
+    assert api.get(f"/zh-hans{API}/events/{event.pk}").json()["title"] == "音乐会"
+    assert api.get(f"{API}/events/{event.pk}").json()["title"] == "Concert"
+
+
+def test_errors_are_not_stored(api, read_cache):
+    assert api.get(f"{API}/events/999999").status_code == 404
+    event = make_event("Concert")
+    assert api.get(f"{API}/events/{event.pk}").status_code == 200
+
+
+def test_a_per_process_cache_is_reported_by_the_system_check(read_cache):
+    with pytest.raises(SystemCheckError, match="events.W001"):
+        call_command("check", fail_level="WARNING")
+
+
+def test_a_shared_cache_passes_the_system_check(settings, read_cache):
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": "redis://127.0.0.1:6379/15"}}
+    call_command("check", fail_level="WARNING")
