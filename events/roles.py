@@ -2,6 +2,8 @@
 
 One place answers "may this user do X to this record?", for the API and the admin alike.
 """
+import datetime as dt
+
 from django.db import DEFAULT_DB_ALIAS
 from django.utils.translation import gettext_lazy as _
 
@@ -120,12 +122,35 @@ def may_publish(user, kind):
     return has_right(user, kind, PUBLISH)
 
 
+# WordPress stores `publish` dated at least a minute ahead as `future`, and `future` dated any
+# closer as `publish` (wp_insert_post; events.md §4.1).
+SCHEDULING_MARGIN = dt.timedelta(minutes=1)
+# Statuses WordPress registers for its own use; a record of ours cannot hold them.
+INTERNAL_STATUSES = {"auto-draft": PostStatus.DRAFT, "inherit": PostStatus.DRAFT}
+
+
 def scaled_status(user, kind, status):
     """The status a save keeps: without the publish right, `publish`, `future` and `private` become
     `pending` (events.md §4.1; scaling `private` is auth.md's Recommended rule)."""
+    status = INTERNAL_STATUSES.get(status, status)
     if status in (PostStatus.PUBLISH, PostStatus.FUTURE, PostStatus.PRIVATE) and not may_publish(user, kind):
         return PostStatus.PENDING
     return status
+
+
+def scheduled_status(status, publication_date, now):
+    """`publish` and `future` follow the publication date: `future` from one minute ahead on, else
+    `publish` (events.md §4.1). Other statuses are kept."""
+    if status not in PostStatus.published_states():
+        return status
+    if publication_date is not None and publication_date >= now + SCHEDULING_MARGIN:
+        return PostStatus.FUTURE
+    return PostStatus.PUBLISH
+
+
+def default_status(user, kind):
+    """The status of a record created without one: `publish` for callers who may publish, else `draft`."""
+    return PostStatus.PUBLISH if may_publish(user, kind) else PostStatus.DRAFT
 
 
 def may_list_unpublished(user, kind):

@@ -14,12 +14,12 @@ from rest_framework.response import Response
 
 from ..conf import events_settings
 from . import errors, read_cache
+from .params import LANGUAGE_CODES
 from .parsing import collect_params
 from .renderers import WPJSONRenderer
 from .routes import ROUTES
 
 OVERRIDABLE = {"PUT", "PATCH", "DELETE", "GET", "POST"}
-LANGUAGES = ("en", "zh-hans", "zh-hant")
 CORS_ALLOW_HEADERS = "Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type"
 
 
@@ -106,9 +106,7 @@ def _dispatch(request, route_path):
     method = effective_method(request)
     request.matched_route = route
     if method == "OPTIONS":
-        from .views.discovery import route_entry
-
-        return Response(route_entry(request, route))
+        return _options_answer(request, route, kwargs)
     endpoint = route.endpoint_for(method)
     if endpoint is None:
         raise errors.no_route()
@@ -122,10 +120,22 @@ def _dispatch(request, route_path):
     return response
 
 
+def _options_answer(request, route, path_params):
+    """The route's index entry, its descriptions in the language a GET would use.
+
+    WordPress answers OPTIONS before validating parameters, so an invalid language value is not
+    refused here: the path's language applies.
+    """
+    from .views.discovery import route_entry
+
+    with translation.override(_requested_language(collect_params(request, path_params))):
+        return Response(route_entry(request, route))
+
+
 def _requested_language(params):
     """The language parameter overrides the path's language; an invalid value is refused later."""
     value = params.get(events_settings.language_param)
-    if isinstance(value, str) and value.lower() in LANGUAGES:
+    if isinstance(value, str) and value.lower() in LANGUAGE_CODES:
         return value.lower()
     return translation.get_language()
 

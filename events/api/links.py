@@ -1,6 +1,9 @@
 """Absolute URLs the API emits: REST URLs, public page URLs and global IDs, in the request's language."""
 from urllib.parse import quote, urlencode, urlsplit
 
+from django.utils import translation
+from django.utils.encoding import iri_to_uri
+
 from ..conf import events_settings
 from ..models import PostKind, PostStatus, Taxonomy
 
@@ -42,11 +45,30 @@ def term_url(request, term, ancestors=()):
 
 
 def global_id(request, record_id):
-    """`"{host}{path}?id={id}"`: the home URL without scheme or port (the plugin's global ID)."""
+    """`"{host}{path}?id={id}"`: the home URL without scheme or port (the plugin's global ID).
+
+    It names the record, not a translation of it, so the language prefix of the request is left
+    out; the path the site is mounted under (SCRIPT_NAME) stays.
+    """
     parts = urlsplit(site_url(request))
     host = parts.hostname or ""
-    path = parts.path.rstrip("/")
+    path = _without_language_prefix(request, parts.path).rstrip("/")
     return f"{host}{path}?id={record_id}"
+
+
+def _without_language_prefix(request, path):
+    """`path` (which starts with the request's script prefix) without the `/{language}` that
+    i18n_patterns put at the start of the request's path_info."""
+    path_info = request.path_info
+    language = translation.get_language_from_path(path_info)
+    if not language or not path_info.startswith(f"/{language}/"):
+        return path
+    # As build_absolute_uri() wrote it into `path`.
+    script_prefix = iri_to_uri(request.path[: len(request.path) - len(path_info)])
+    language_home = f"{script_prefix}/{language}/"
+    if not path.startswith(language_home):
+        return path
+    return f"{script_prefix}/{path[len(language_home):]}"
 
 
 def with_query(base, pairs):

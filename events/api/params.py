@@ -12,7 +12,9 @@ from . import errors
 from ..conf import events_settings
 from .parsing import split_list
 
-LANGUAGE_CODES = ("en", "zh-hans", "zh-hant")
+# The values of the language parameter, in the order the index and the doc route publish them
+# (discovery.md §1). Validation, dispatch and both documents read this one tuple.
+LANGUAGE_CODES = ("zh-hans", "zh-hant", "en")
 
 INVALID = _("Invalid parameter.")
 
@@ -125,13 +127,28 @@ class StringParam(WPParamMixin, serializers.Field):
             self.refuse(_("%(param)s is longer than %(max)s characters.") % {"param": self.field_name, "max": self.max_length})
         if self.enum is not None and data not in self.enum:
             raise serializers.ValidationError(
-                _("%(param)s is not one of %(values)s.") % {"param": self.field_name, "values": ", ".join(self.enum)},
+                _("%(param)s is not one of %(values)s.") % {"param": self.field_name, "values": ", ".join(self.enum_in_message())},
                 code="rest_not_in_enum",
             )
         return data
 
+    def enum_in_message(self):
+        return self.enum
+
     def to_representation(self, value):
         return value
+
+
+class LanguageParam(StringParam):
+    """`wpml_language`: one of LANGUAGE_CODES."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, choices=LANGUAGE_CODES, **kwargs)
+
+    def enum_in_message(self):
+        # README §9 and errors.md word the refusal "is not one of en, zh-hans, zh-hant.", in
+        # alphabetical order rather than the published one.
+        return sorted(self.enum)
 
 
 class RawParam(WPParamMixin, serializers.Field):
@@ -199,8 +216,8 @@ class Params(serializers.Serializer):
 
     def get_fields(self):
         fields = super().get_fields()
-        fields[events_settings.language_param] = StringParam(
-            choices=LANGUAGE_CODES, help_text=_("The language of the content and messages of the response.")
+        fields[events_settings.language_param] = LanguageParam(
+            help_text=_("The language of the content and messages of the response.")
         )
         return fields
 

@@ -16,10 +16,8 @@ from ..text import sanitize_text_field
 from .images import ImageImportError, import_image_from_url
 from .slugs import assign_post_slug, unique_slug
 
-# WordPress publishes a post whose date is less than a minute ahead instead of scheduling it.
-SCHEDULING_MARGIN = dt.timedelta(minutes=1)
-# Statuses WordPress registers for internal use; a record of ours cannot hold them.
-INTERNAL_STATUSES = {"auto-draft": PostStatus.DRAFT, "inherit": PostStatus.DRAFT}
+# Event writes still read the margin from here; the rule itself is roles.scheduled_status.
+SCHEDULING_MARGIN = roles.SCHEDULING_MARGIN
 
 
 @dataclass(frozen=True)
@@ -131,9 +129,11 @@ def _write(spec, fields, user, instance):
         record.website = fields["website"] or ""
     if spec is VENUE:
         _apply_venue_fields(record, fields, creating)
-    _apply_date(record, fields)
+    # One clock for the whole write, so a date "+1 minute" is exactly one minute ahead when scheduling.
+    now = timezone.now()
+    _apply_date(record, fields, now)
     _apply_image(record, fields, user)
-    trashing = _apply_status(spec, record, fields, user, creating)
+    trashing = _apply_status(spec, record, fields, user, creating, now)
     assign_post_slug(record)
     record.save()
     if not record.slug:
@@ -211,12 +211,11 @@ def _apply_venue_fields(venue, fields, creating):
         venue.stateprovince = Venue.derive_stateprovince(venue.state, venue.province, venue.country)
 
 
-def _apply_date(record, fields):
+def _apply_date(record, fields, now):
     """`date` is read in the site zone (epoch seconds as their UTC wall clock, a source quirk); `date_utc` in UTC.
 
     `date_utc` wins when both are sent: it names an instant without ambiguity.
     """
-    now = timezone.now()
     name = "date_utc" if "date_utc" in fields else "date" if "date" in fields else None
     if name is None:
         return
@@ -249,24 +248,19 @@ def _apply_image(record, fields, user):
 
 
 def scaled_status(kind, user, requested):
-    """events.md §4.1: callers without the publish right get `pending` for what would be visible."""
-    status = INTERNAL_STATUSES.get(requested, requested)
-    if not roles.may_publish(user, kind) and status in (PostStatus.PUBLISH, PostStatus.FUTURE, PostStatus.PRIVATE):
-        return PostStatus.PENDING
-    return status
+    """roles.scaled_status with the kind first, as event writes call it."""
+    return roles.scaled_status(user, kind, requested)
 
 
-def _apply_status(spec, record, fields, user, creating):
+def _apply_status(spec, record, fields, user, creating, now):
     """Set the status; True when this write moves the record to the trash."""
     if "status" in fields:
-        status = scaled_status(spec.kind, user, fields["status"])
+        status = roles.scaled_status(user, spec.kind, fields["status"])
     elif creating:
-        status = PostStatus.PUBLISH if roles.may_publish(user, spec.kind) else PostStatus.DRAFT
+        status = roles.default_status(user, spec.kind)
     else:
         status = record.status
-    if status in (PostStatus.PUBLISH, PostStatus.FUTURE):
-        ahead = record.date is not None and record.date > timezone.now() + SCHEDULING_MARGIN
-        status = PostStatus.FUTURE if ahead else PostStatus.PUBLISH
+    status = roles.scheduled_status(status, record.date, now)
     was_trashed = record.pk is not None and record.status == PostStatus.TRASH
     if status == PostStatus.TRASH and not was_trashed:
         record.move_to_trash()

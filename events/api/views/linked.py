@@ -152,7 +152,10 @@ class LinkedViewSet(WPViewSet):
     def create(self, request, *args, **kwargs):
         fields = linked_fields(self.kind, self.params, self.sent)
         record = self.save_record(fields, request.user)
-        return self.write_response(record, status=201)
+        response = self.write_response(record, status=201)
+        # Every create names what it answers with, as event and term creates do (WordPress's 201s).
+        response["Location"] = namespace_url(request, f"/{self.collection}/{record.pk}")
+        return response
 
     def update(self, request, *args, **kwargs):
         record = self.editable_record()
