@@ -183,7 +183,7 @@ def describe_calendar():
     listed = Event.objects.filter(status=PostStatus.PUBLISH, hide_from_listings=False, password="")
     ids = list(listed.filter(venue__isnull=False).order_by("id").values_list("id", flat=True))
     step = max(1, len(ids) // SAMPLE_EVENT_IDS)
-    busiest = Category.objects.with_event_count().filter(children__isnull=True).order_by("-event_count", "id").first()
+    busiest = Category.objects.filter(children__isnull=True).order_by("-count", "id").first()
     return Calendar(
         events=Event.objects.count(),
         venues=Venue.objects.count(),

@@ -28,6 +28,7 @@ from events.models import (
     Venue,
 )
 from events.services.schedule import set_event_times
+from events.services.terms import recount_all_terms
 from events.text import sanitize_title
 
 BATCH_SIZE = 5000
@@ -335,6 +336,7 @@ def seed_calendar(n_events=10_000, *, seed=20240601, now=None, batch_size=BATCH_
             term_links += len(terms)
             if progress:
                 progress(start + size, n_events)
+        recount_all_terms()
     return SeedSummary(
         events=n_events, venues=len(venues), organizers=len(organizers),
         categories=len(categories), tags=len(tags), images=len(images),

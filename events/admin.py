@@ -389,13 +389,6 @@ class TermAdminBase(TranslationAdmin):
     search_fields = ("name_en", "name_zh_hans", "name_zh_hant", "slug")
     prepopulated_fields = {"slug": ("name_en",)}
 
-    def get_queryset(self, request):
-        return super().get_queryset(request).with_event_count()
-
-    @admin.display(description=_("events"), ordering="event_count")
-    def event_count(self, term):
-        return term.event_count
-
     def has_view_permission(self, request, obj=None):
         return roles.has_capability(request.user, self.capability) or roles.has_right(request.user, Event.KIND, roles.EDIT)
 
@@ -428,7 +421,7 @@ class TermAdminBase(TranslationAdmin):
 @admin.register(Category)
 class CategoryAdmin(TermAdminBase):
     capability = roles.MANAGE_CATEGORIES
-    list_display = ("name", "slug", "parent", "event_count")
+    list_display = ("name", "slug", "parent", "count")
     list_select_related = ("parent",)
     list_filter = (("parent", admin.RelatedOnlyFieldListFilter),)
     autocomplete_fields = ("parent",)
@@ -441,7 +434,7 @@ class CategoryAdmin(TermAdminBase):
 @admin.register(Tag)
 class TagAdmin(TermAdminBase):
     capability = roles.MANAGE_TAGS
-    list_display = ("name", "slug", "event_count")
+    list_display = ("name", "slug", "count")
     fieldsets = (
         (None, {"fields": (translated("name"), "slug")}),
         (_("Description"), {"fields": translated_stacked("description")}),

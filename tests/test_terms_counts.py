@@ -3,7 +3,7 @@ import datetime as dt
 
 import pytest
 
-from events.models import PostStatus
+from events.models import PostStatus, Tag
 
 from .conftest import API
 from .factories import make_category, make_event, make_tag
@@ -111,3 +111,125 @@ def test_delete_answer_carries_the_count_before_deletion(as_role, settings):
     for _ in range(3):
         make_event(tags=[tag])
     assert as_role("editor").delete(f"{API}/tags/{tag.pk}").json()["count"] == 3
+
+
+# --- the stored count after each kind of write -------------------------------------------------
+
+
+@pytest.fixture
+def editor(as_role):
+    return as_role("editor")
+
+
+def update(client, event_id, **fields):
+    response = client.post(f"{API}/events/{event_id}", fields, format="json")
+    assert response.status_code == 200, response.json()
+    return response.json()
+
+
+def embedded_counts(client, event_id):
+    record = client.get(f"{API}/events/{event_id}").json()
+    return {term["name"]: term["count"] for term in record["categories"] + record["tags"]}
+
+
+def test_counts_follow_event_writes_through_the_api(api, editor):
+    music, jazz, rock = make_category("Music"), make_tag("Jazz"), make_tag("Rock")
+    response = editor.post(
+        f"{API}/events",
+        {
+            "title": "Counted",
+            "start_date": "2030-01-05 10:00",
+            "end_date": "2030-01-05 12:00",
+            "categories": [music.pk],
+            "tags": [jazz.pk, "Blues"],
+        },
+        format="json",
+    )
+    assert response.status_code == 201, response.json()
+    event_id = response.json()["id"]
+    assert listed_counts(api, "tags") == {"Blues": 1, "Jazz": 1, "Rock": 0}
+    assert listed_counts(api, "categories") == {"Music": 1}
+    assert embedded_counts(api, event_id) == {"Music": 1, "Blues": 1, "Jazz": 1}
+
+    # New tags replace the old ones; the categories, not sent, stay.
+    body = update(editor, event_id, tags=[rock.pk])
+    assert [(term["name"], term["count"]) for term in body["tags"]] == [("Rock", 1)]
+    assert listed_counts(api, "tags") == {"Blues": 0, "Jazz": 0, "Rock": 1}
+    assert listed_counts(api, "categories") == {"Music": 1}
+
+    update(editor, event_id, status="draft")
+    assert listed_counts(api, "tags") == {"Blues": 0, "Jazz": 0, "Rock": 0}
+    assert embedded_counts(editor, event_id) == {"Music": 0, "Rock": 0}
+
+    update(editor, event_id, status="publish")
+    assert embedded_counts(api, event_id) == {"Music": 1, "Rock": 1}
+
+    assert editor.delete(f"{API}/events/{event_id}").json()["status"] == "trash"
+    assert listed_counts(api, "categories") == {"Music": 0}
+    assert listed_counts(api, "tags") == {"Blues": 0, "Jazz": 0, "Rock": 0}
+
+    # Leaving the trash.
+    update(editor, event_id, status="publish")
+    assert listed_counts(api, "categories") == {"Music": 1}
+    assert embedded_counts(api, event_id) == {"Music": 1, "Rock": 1}
+
+    # An empty list unlinks every term of that taxonomy.
+    update(editor, event_id, categories=[])
+    assert listed_counts(api, "categories") == {"Music": 0}
+    assert listed_counts(api, "tags") == {"Blues": 0, "Jazz": 0, "Rock": 1}
+
+
+def test_an_update_that_leaves_the_terms_alone_keeps_the_counts(api, editor):
+    tag = make_tag("Steady")
+    event = make_event(tags=[tag])
+    make_event(tags=[tag])
+    update(editor, event.pk, title="Renamed")
+    assert count(api, "tags", tag) == 2
+
+
+@pytest.mark.parametrize(
+    "unlink, expected",
+    [
+        (lambda event, tag: event.terms.remove(tag), {"Linked": 1, "Other": 1}),
+        (lambda event, tag: tag.events.remove(event), {"Linked": 1, "Other": 1}),
+        (lambda event, tag: event.terms.clear(), {"Linked": 1, "Other": 0}),
+        (lambda event, tag: tag.events.clear(), {"Linked": 0, "Other": 1}),
+        (lambda event, tag: event.terms.set([]), {"Linked": 1, "Other": 0}),
+        (lambda event, tag: tag.events.set([]), {"Linked": 0, "Other": 1}),
+    ],
+    ids=["event.remove", "term.remove", "event.clear", "term.clear", "event.set", "term.set"],
+)
+def test_unlinking_lowers_the_count_from_either_side(api, unlink, expected):
+    tag, other = make_tag("Linked"), make_tag("Other")
+    event = make_event(tags=[tag, other])
+    make_event(tags=[tag])
+    unlink(event, tag)
+    assert listed_counts(api, "tags") == expected
+
+
+@pytest.mark.parametrize(
+    "link",
+    [lambda event, tag: event.terms.add(tag), lambda event, tag: tag.events.add(event), lambda event, tag: tag.events.set([event])],
+    ids=["event.add", "term.add", "term.set"],
+)
+def test_linking_raises_the_count_from_either_side(api, link):
+    tag = make_tag("Joined")
+    link(make_event(), tag)
+    assert count(api, "tags", tag) == 1
+
+
+def test_a_term_saved_from_an_old_copy_keeps_its_count(api):
+    tag = make_tag("Renamed later")
+    stale = Tag.objects.get(pk=tag.pk)
+    make_event(tags=[tag])
+    stale.name = "Renamed"
+    stale.save()
+    assert listed_counts(api, "tags") == {"Renamed": 1}
+
+
+def test_deleting_a_term_leaves_the_other_counts(api, editor):
+    doomed, kept = make_tag("Doomed"), make_tag("Kept")
+    event = make_event(tags=[doomed, kept])
+    assert editor.delete(f"{API}/tags/{doomed.pk}").status_code == 200
+    assert listed_counts(api, "tags") == {"Kept": 1}
+    assert embedded_counts(api, event.pk) == {"Kept": 1}

@@ -1,10 +1,7 @@
 """Event categories (hierarchical) and tags: WordPress terms, sharing one ID sequence."""
 from django.db import models
-from django.db.models import Count, OuterRef, Q, Subquery
-from django.db.models.functions import Coalesce
+from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
-
-from .status import PostStatus
 
 
 class Taxonomy(models.TextChoices):
@@ -19,17 +16,6 @@ class TermQuerySet(models.QuerySet):
 
     def tags(self):
         return self.filter(taxonomy=Taxonomy.TAG)
-
-    def with_event_count(self):
-        """Annotate `event_count`: published events carrying the term (WordPress `count`).
-
-        Computed in SQL rather than stored, so it can never drift from the event links.
-        """
-        from .event import Event
-
-        links = Event.terms.through.objects.filter(term_id=OuterRef("pk"), event__status=PostStatus.PUBLISH)
-        count = links.order_by().values("term_id").annotate(n=Count("event_id")).values("n")
-        return self.annotate(event_count=Coalesce(Subquery(count, output_field=models.IntegerField()), 0))
 
 
 class Term(models.Model):
@@ -48,6 +34,10 @@ class Term(models.Model):
         limit_choices_to={"taxonomy": Taxonomy.CATEGORY},
     )
     term_group = models.IntegerField(default=0, editable=False)
+    # Published events carrying the term (WordPress's term_taxonomy.count), hence the label "events".
+    # Stored because counting the links of every listed term per request scans the events table;
+    # kept right by events.services.terms.recount_terms(), which the receivers in events/signals.py call.
+    count = models.PositiveIntegerField(_("events"), default=0, editable=False)
 
     objects = TermQuerySet.as_manager()
 
@@ -69,6 +59,18 @@ class Term(models.Model):
 
     def __str__(self):
         return self.name
+
+    def save(self, *args, **kwargs):
+        # `count` is written by recount_terms() alone: a term read before a recount and saved after
+        # it (an edit of its name) must not write its old count back.
+        if not self._state.adding and kwargs.get("update_fields") is None and not kwargs.get("force_insert"):
+            deferred = self.get_deferred_fields()
+            kwargs["update_fields"] = [
+                field.attname
+                for field in self._meta.concrete_fields
+                if not field.primary_key and field.name != "count" and field.attname not in deferred
+            ]
+        super().save(*args, **kwargs)
 
     @property
     def parent_id_or_zero(self):

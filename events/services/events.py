@@ -21,7 +21,7 @@ from . import linked
 from .images import ImageImportError, delete_files, import_image_from_url
 from .schedule import set_event_times, site_zone_name, wall_clock, zone_for
 from .slugs import UNSLUGGED_STATUSES, assign_post_slug, unique_slug
-from .terms import resolve_terms
+from .terms import recount_terms, resolve_terms
 
 CURRENCY_SYMBOL_MAX_LENGTH = Event._meta.get_field("currency_symbol").max_length
 FLAGS = ("show_map", "show_map_link", "hide_from_listings", "sticky", "featured")
@@ -346,6 +346,11 @@ def _link_organizers(event, organizers, creating):
 def _link_terms(event, terms, taxonomy, creating):
     """Replace the event's terms of one taxonomy; the other taxonomy's stay."""
     links = Event.terms.through.objects
+    unlinked = []
     if not creating:
-        links.filter(event_id=event.pk, term__taxonomy=taxonomy).delete()
+        replaced = links.filter(event_id=event.pk, term__taxonomy=taxonomy)
+        unlinked = list(replaced.values_list("term_id", flat=True))
+        replaced.delete()
     links.bulk_create(links.model(event_id=event.pk, term_id=term.pk) for term in terms)
+    # Bulk link writes send no m2m signal: the counts of both the old and the new terms move here.
+    recount_terms([*unlinked, *(term.pk for term in terms)])

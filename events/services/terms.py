@@ -1,8 +1,10 @@
-"""Category and tag writes as WordPress makes them: name sanitising, slug rules, duplicates, deletion."""
+"""Category and tag writes as WordPress makes them: name sanitising, slug rules, duplicates, deletion, counts."""
 import re
+from contextlib import contextmanager
+from contextvars import ContextVar
 
-from django.db import transaction
-from django.db.models import F, Q, TextField, Value
+from django.db import DEFAULT_DB_ALIAS, connections, transaction
+from django.db.models import Count, F, IntegerField, OuterRef, Q, Subquery, TextField, Value
 from django.db.models.functions import Coalesce, NullIf
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
@@ -11,7 +13,7 @@ from modeltranslation.utils import build_localized_fieldname
 
 from ..api import errors
 from ..api.parsing import split_list
-from ..models import Taxonomy, Term
+from ..models import Event, PostStatus, Taxonomy, Term
 from ..text import escape_html, sanitize_text_field, sanitize_title
 from .slugs import assign_term_slug
 
@@ -166,6 +168,76 @@ def delete_term(term):
         deleted, _rows = Term.objects.filter(pk=term.pk).delete()
     if not deleted:
         raise cannot_delete()
+
+
+# --- stored counts -------------------------------------------------------------------------------
+
+# Set while a bulk write runs inside deferred_term_counts(): the per-record receivers stand aside.
+_counts_deferred = ContextVar("term_counts_deferred", default=False)
+
+
+def published_event_count():
+    """The SQL of a term's `count`: published events linked to the outer term row."""
+    links = Event.terms.through.objects.filter(term_id=OuterRef("pk"), event__status=PostStatus.PUBLISH)
+    counted = links.order_by().values("term_id").annotate(n=Count("event_id")).values("n")
+    return Coalesce(Subquery(counted, output_field=IntegerField()), 0)
+
+
+def recount_terms(term_ids, using=DEFAULT_DB_ALIAS):
+    """Store again the `count` of these terms, from the links and event statuses this transaction sees.
+
+    The rows are locked first, in ID order, so concurrent writers touching the same terms take
+    turns; the UPDATE that follows (a new statement, hence on PostgreSQL a new snapshot) then
+    counts the links a writer that went first has committed.
+    """
+    ids = sorted({int(term_id) for term_id in term_ids if term_id is not None})
+    if not ids:
+        return
+    terms = Term.objects.using(using).filter(pk__in=ids)
+    with transaction.atomic(using=using, savepoint=False):
+        _lock(terms, using)
+        terms.update(count=published_event_count())
+
+
+def _lock(terms, using):
+    # NO KEY UPDATE where the database has it: it still serialises recounts, but lets other
+    # writers link events to these terms meanwhile (the link's foreign-key check takes KEY SHARE),
+    # so a writer holding such a check and waiting for this lock cannot deadlock with it.
+    no_key = connections[using].features.has_select_for_no_key_update
+    list(terms.select_for_update(no_key=no_key).order_by("pk").values_list("pk", flat=True))
+
+
+def recount_all_terms(using=DEFAULT_DB_ALIAS):
+    """Store again the `count` of every term.
+
+    Bulk writes send no signal, so the receivers that keep counts right (events/signals.py) never
+    see them: whatever links events to terms or changes event statuses with bulk_create, a
+    queryset update() or raw SQL (bench/seed.py, the events_demo command) calls this once after.
+    """
+    with transaction.atomic(using=using, savepoint=False):
+        _lock(Term.objects.using(using).all(), using)
+        Term.objects.using(using).update(count=published_event_count())
+
+
+def term_counts_deferred():
+    """Whether a deferred_term_counts() block is running (the receivers then do nothing)."""
+    return _counts_deferred.get()
+
+
+@contextmanager
+def deferred_term_counts(using=DEFAULT_DB_ALIAS):
+    """Run a bulk write without a recount per record, then recount every term once.
+
+    Deleting many events one signal at a time would cost a query or more per event (events_clear
+    on a large calendar); inside the block the receivers stand aside, and recount_all_terms()
+    runs when it ends without an error.
+    """
+    token = _counts_deferred.set(True)
+    try:
+        yield
+    finally:
+        _counts_deferred.reset(token)
+    recount_all_terms(using)
 
 
 def resolve_terms(values, taxonomy):

@@ -1,7 +1,7 @@
 """The two shapes of a category or tag: the standalone record (terms.md §1) and the one embedded in events."""
 from rest_framework import serializers
 
-from ...models import Category, Taxonomy, Term
+from ...models import Category, Taxonomy
 from ..links import namespace_url, term_url
 
 COLLECTIONS = {Taxonomy.CATEGORY: "/categories", Taxonomy.TAG: "/tags"}
@@ -40,14 +40,6 @@ class _Slug:
         self.slug = slug
 
 
-def event_count(term):
-    """Published events carrying the term: the `event_count` annotation, else one query."""
-    count = getattr(term, "event_count", None)
-    if count is None:
-        count = Term.objects.with_event_count().filter(pk=term.pk).values_list("event_count", flat=True).first() or 0
-    return count
-
-
 def term_urls(request, term):
     """`{"self", "collection"}` plus `"up"` for a category with a parent."""
     collection = namespace_url(request, COLLECTIONS[term.taxonomy])
@@ -70,7 +62,7 @@ class TermRecordSerializer(serializers.BaseSerializer):
         request = self.context["request"]
         data = {
             "id": term.pk,
-            "count": event_count(term),
+            "count": term.count,
             "description": term.description or "",
             "name": term.name or "",
             "slug": term.slug,
@@ -99,7 +91,7 @@ class EmbeddedTermSerializer(serializers.BaseSerializer):
             "taxonomy": term.taxonomy,
             "description": term.description or "",
             "parent": term.parent_id or 0,
-            "count": event_count(term),
+            "count": term.count,
             "filter": "raw",
             "id": term.pk,
             "urls": term_urls(self.context["request"], term),

@@ -5,7 +5,7 @@ from rest_framework.response import Response
 
 from ... import roles
 from ...conf import events_settings
-from ...models import Event, EventOrganizer, PostKind, PostStatus, Term
+from ...models import Event, EventOrganizer, PostKind, PostStatus
 from ...services import visibility
 from .. import errors
 from ..filters.events import EventFilterSet, date_window
@@ -75,7 +75,7 @@ class EventViewSet(EventWriteActions, WPViewSet):
     def get_queryset(self):
         """Events with everything the record reads; the list also scoped to what the caller may see."""
         queryset = Event.objects.select_related("image", "venue", "venue__image").prefetch_related(
-            Prefetch("terms", queryset=Term.objects.with_event_count()),
+            "terms",
             Prefetch(
                 "organizer_links",
                 queryset=EventOrganizer.objects.select_related("organizer", "organizer__image").order_by("position", "id"),

@@ -1,4 +1,5 @@
 """The categories and tags routes: one viewset shape for both taxonomies (terms.md)."""
+from django.db.models import F
 from rest_framework.response import Response
 
 from ...models import Taxonomy, Term
@@ -23,7 +24,8 @@ class TermViewSet(WPViewSet):
     collection = None  # the path segment and the list key: "categories" or "tags"
 
     def get_queryset(self):
-        return Term.objects.filter(taxonomy=self.taxonomy).with_event_count()
+        # api/filters/terms.py filters (hide_empty) and sorts (orderby=count) on `event_count`.
+        return Term.objects.filter(taxonomy=self.taxonomy).alias(event_count=F("count"))
 
     def serialize(self, term, context=None):
         return TermRecordSerializer(term, context=context or {"request": self.request}).data
@@ -112,7 +114,6 @@ class TermViewSet(WPViewSet):
             slug=params.get("slug"),
             parent=self.requested_parent(),
         )
-        term.event_count = 0
         response = Response(self.serialize(term), status=201)
         response["Location"] = term_urls(request, term)["self"]
         return response

@@ -4,11 +4,13 @@ from django.db import transaction
 
 from events.models import Attachment, Event, EventOrganizer, Organizer, PostIdentity, Term, Venue
 from events.services.images import delete_files
+from events.services.terms import deferred_term_counts
 
 
 def clear_calendar():
     """Delete every calendar record; returns {label: rows deleted}. Files go once the rows are gone."""
-    with transaction.atomic():
+    # Deferred: a recount per deleted event would cost a query or more each on a large calendar.
+    with transaction.atomic(), deferred_term_counts():
         attachments = list(Attachment.objects.only("id", "file", "sizes"))
         counts = {
             "organizer links": EventOrganizer.objects.all().delete()[0],

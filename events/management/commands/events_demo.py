@@ -16,7 +16,7 @@ from events.roles import ADMINISTRATOR
 from events.services.images import generate_sizes
 from events.services.schedule import set_event_times
 from events.services.slugs import assign_post_slug, assign_term_slug
-from events.services.terms import sanitize_term_name
+from events.services.terms import recount_all_terms, sanitize_term_name
 
 from .events_clear import clear_calendar
 
@@ -456,6 +456,7 @@ class Command(BaseCommand):
             term_links += [Event.terms.through(event=event, term=terms[key]) for key in spec["categories"] + spec["tags"]]
         EventOrganizer.objects.bulk_create(organizer_links)
         Event.terms.through.objects.bulk_create(term_links)
+        recount_all_terms()
         return {"events": len(events), "venues": len(venues), "organizers": len(organizers),
                 "categories": len(CATEGORIES), "tags": len(TAGS)}
 
