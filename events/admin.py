@@ -24,8 +24,6 @@ from .services.visibility import listable
 from .text import sanitize_title
 
 LANGUAGE_SUFFIXES = ("en", "zh_hans", "zh_hant")
-# WordPress turns `publish` with a publication date this far ahead into `future`, and back.
-SCHEDULING_MARGIN = dt.timedelta(minutes=1)
 
 
 def translated(field):
@@ -98,10 +96,7 @@ class PostAdmin(TranslationAdmin):
             chosen = obj.status
             obj.restore_from_trash()
             obj.status = chosen
-        obj.status = roles.scaled_status(request.user, self.kind, obj.status)
-        if obj.status in PostStatus.published_states():
-            ahead = obj.date >= timezone.now() + SCHEDULING_MARGIN
-            obj.status = PostStatus.FUTURE if ahead else PostStatus.PUBLISH
+        obj.status = roles.scheduled_status(roles.scaled_status(request.user, self.kind, obj.status), obj.date, timezone.now())
         requested = form.cleaned_data.get("slug") or None
         if obj.status == PostStatus.TRASH:
             requested = obj.slug

@@ -59,6 +59,21 @@ def test_publication_date_at_least_a_minute_ahead_schedules(editor, collection, 
     assert response.json()["status"] == stored
 
 
+@pytest.mark.parametrize(
+    "status, date, stored",
+    [(None, "+1 minute", "future"), ("publish", "+1 minute", "future"), ("publish", "+59 seconds", "publish"),
+     ("future", "+59 seconds", "publish")],
+)
+@pytest.mark.parametrize("date_field", ["date", "date_utc"])
+def test_events_schedule_from_the_same_boundary(editor, status, date, stored, date_field):
+    data = {"title": "Dated event", "start_date": "2031-05-01 10:00", "end_date": "2031-05-01 11:00", date_field: date}
+    if status is not None:
+        data["status"] = status
+    response = post_json(editor, "/events", data)
+    assert response.status_code == 201, response.content
+    assert response.json()["status"] == stored
+
+
 def test_a_contributor_asking_for_a_future_date_still_gets_pending(as_role):
     response = post_json(as_role("contributor"), "/venues", {"venue": "Soon", "status": "future", "date": "+1 day"})
     assert response.json()["status"] == "pending"

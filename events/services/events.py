@@ -222,15 +222,13 @@ def _apply_date(event, fields, now):
 def _apply_status(event, fields, user, creating, now):
     """events.md §4.1: scaled by role; `publish` and `future` follow the publication date."""
     if "status" in fields:
-        status = linked.scaled_status(PostKind.EVENT, user, fields["status"])
+        status = roles.scaled_status(user, PostKind.EVENT, fields["status"])
     elif creating:
-        status = PostStatus.PUBLISH if roles.may_publish(user, PostKind.EVENT) else PostStatus.DRAFT
+        status = roles.default_status(user, PostKind.EVENT)
     else:
         status = event.status
-    dated = creating or "status" in fields or "date" in fields or "date_utc" in fields
-    if dated and status in (PostStatus.PUBLISH, PostStatus.FUTURE):
-        ahead = event.date > now + linked.SCHEDULING_MARGIN
-        status = PostStatus.FUTURE if ahead else PostStatus.PUBLISH
+    if creating or "status" in fields or "date" in fields or "date_utc" in fields:
+        status = roles.scheduled_status(status, event.date, now)
     was_trashed = not creating and event.status == PostStatus.TRASH
     if status == PostStatus.TRASH and not was_trashed:
         event.move_to_trash()

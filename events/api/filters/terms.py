@@ -13,7 +13,7 @@ ORDER_FIELDS = {
     "term_id": "pk",
     "slug": "slug",
     "term_group": "term_group",
-    "count": "event_count",
+    "count": "count",
     "description": "ordered_description",
     "parent": "ordered_parent",
 }
@@ -46,7 +46,7 @@ class TermFilterSet(django_filters.FilterSet):
         return queryset.exclude(pk__in=ids)
 
     def filter_hide_empty(self, queryset, name, hide):
-        return queryset.filter(event_count__gt=0) if hide else queryset
+        return queryset.filter(count__gt=0) if hide else queryset
 
     def filter_parent(self, queryset, name, parent_id):
         return queryset.filter(parent_id=parent_id)

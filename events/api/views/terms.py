@@ -1,5 +1,4 @@
 """The categories and tags routes: one viewset shape for both taxonomies (terms.md)."""
-from django.db.models import F
 from rest_framework.response import Response
 
 from ...models import Taxonomy, Term
@@ -24,8 +23,7 @@ class TermViewSet(WPViewSet):
     collection = None  # the path segment and the list key: "categories" or "tags"
 
     def get_queryset(self):
-        # api/filters/terms.py filters (hide_empty) and sorts (orderby=count) on `event_count`.
-        return Term.objects.filter(taxonomy=self.taxonomy).alias(event_count=F("count"))
+        return Term.objects.filter(taxonomy=self.taxonomy)
 
     def serialize(self, term, context=None):
         return TermRecordSerializer(term, context=context or {"request": self.request}).data
