@@ -114,16 +114,9 @@ EVENTS = {
     "READ_CACHE_SECONDS": int(os.environ.get("EVENTS_READ_CACHE_SECONDS", "0")),
 }
 
-# The events app installs its own REST settings on its views; these apply to anything else.
-REST_FRAMEWORK = {
-    "DEFAULT_AUTHENTICATION_CLASSES": [
-        "events.api.authentication.BasicAuthentication",
-        "events.api.authentication.SessionAuthentication",
-        "events.api.authentication.TokenAuthentication",
-    ],
-    "EXCEPTION_HANDLER": "events.api.errors.exception_handler",
-    "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
-}
+# No REST_FRAMEWORK setting: the events API sets its own authentication, error handling and
+# rendering on its views, and nothing else on this site is a DRF view. A REST_FRAMEWORK block added
+# for other APIs would not change the events API.
 
 CSRF_HEADER_NAME = "HTTP_X_CSRFTOKEN"
 

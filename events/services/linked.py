@@ -11,9 +11,10 @@ from modeltranslation.utils import build_localized_fieldname
 
 from .. import dates, roles
 from ..api import errors
+from ..conf import events_settings
 from ..models import Event, EventOrganizer, Organizer, PostKind, PostStatus, Venue
 from ..text import sanitize_text_field
-from .images import ImageImportError, import_image_from_url
+from .images import ImageImportError, delete_files, import_image_from_url
 from .slugs import assign_post_slug, unique_slug
 
 # Event writes still read the margin from here; the rule itself is roles.scheduled_status.
@@ -64,17 +65,19 @@ def _error(code_and_message, status):
 # --- the public entry points --------------------------------------------------------------------
 
 
-def save_venue(fields, user, *, instance=None):
+def save_venue(fields, user, *, instance=None, imported=None):
     """Create a venue (or reuse a duplicate, §4.3), or update `instance` with only the `fields` given.
 
     `fields` maps API parameter names to validated values (events.api.serializers.linked_params).
+    `imported`, a list, receives the attachment of an image this write imported, so that an
+    enclosing write (an event with a nested venue) can delete its files if it fails later.
     """
-    return _save(VENUE, fields, user, instance)
+    return _save(VENUE, fields, user, instance, imported)
 
 
-def save_organizer(fields, user, *, instance=None):
+def save_organizer(fields, user, *, instance=None, imported=None):
     """Create an organizer (or reuse a duplicate, §4.3), or update `instance` with only the `fields` given."""
-    return _save(ORGANIZER, fields, user, instance)
+    return _save(ORGANIZER, fields, user, instance, imported)
 
 
 def trash_venue(venue):
@@ -90,17 +93,25 @@ def trash_organizer(organizer):
 # --- saving -------------------------------------------------------------------------------------
 
 
-def _save(spec, fields, user, instance):
+def _save(spec, fields, user, instance, imported):
     failure = spec.could_not_update if instance is not None else spec.could_not_create
+    imported_here = []
     try:
         with transaction.atomic():
-            record = _write(spec, fields, user, instance)
-    except DatabaseError as error:
-        raise _error(failure, 400) from error
+            record = _write(spec, fields, user, instance, imported_here)
+    except BaseException as error:
+        # Files of an image imported by a write that did not happen would be orphans.
+        for attachment in imported_here:
+            delete_files(attachment)
+        if isinstance(error, DatabaseError):
+            raise _error(failure, 400) from error
+        raise
+    if imported is not None:
+        imported.extend(imported_here)
     return record
 
 
-def _write(spec, fields, user, instance):
+def _write(spec, fields, user, instance, imported):
     creating = instance is None
     record = instance
     if creating:
@@ -132,7 +143,7 @@ def _write(spec, fields, user, instance):
     # One clock for the whole write, so a date "+1 minute" is exactly one minute ahead when scheduling.
     now = timezone.now()
     _apply_date(record, fields, now)
-    _apply_image(record, fields, user)
+    _apply_image(record, fields, user, imported)
     trashing = _apply_status(spec, record, fields, user, creating, now)
     assign_post_slug(record)
     record.save()
@@ -164,8 +175,11 @@ def _same_text(field, value):
 def find_duplicate(spec, name, description, user):
     """§4.3: a non-trashed record with this name (and this description, when one is given).
 
-    Only records the caller may read count, so a create never reveals someone else's draft.
+    Only records the caller may read count, so a create never reveals someone else's draft. With
+    AVOID_DUPLICATE_LINKED_RECORDS off (the plugin's setting of that name) there is never one.
     """
+    if not events_settings.AVOID_DUPLICATE_LINKED_RECORDS:
+        return None
     candidates = spec.model.objects.not_trashed().filter(_same_text("title", name))
     if description:
         candidates = candidates.filter(_same_text("description", description))
@@ -232,7 +246,7 @@ def _apply_date(record, fields, now):
         raise errors.invalid_param(name) from error
 
 
-def _apply_image(record, fields, user):
+def _apply_image(record, fields, user, imported):
     if "image" not in fields:
         return
     choice = fields["image"]
@@ -245,6 +259,7 @@ def _apply_image(record, fields, user):
             record.image = import_image_from_url(choice.import_url, user)
         except ImageImportError as error:
             raise errors.invalid_param("image", error.reason) from error
+        imported.append(record.image)
 
 
 def scaled_status(kind, user, requested):

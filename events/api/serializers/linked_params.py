@@ -11,6 +11,7 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.core.validators import URLValidator
 from django.utils.translation import gettext_lazy as _
+from rest_framework import serializers
 
 from ... import roles
 from ...conf import events_settings
@@ -18,7 +19,7 @@ from ...models import Event, Organizer, PostKind, PostStatus, Venue
 from ...services import visibility
 from ...services.images import find_attachment
 from ...text import normalize_lookup_slug
-from ..params import DateParam, ListParam, Params, PositiveIntegerParam, RawParam, StringParam
+from ..params import INVALID, DateParam, ListParam, Params, PositiveIntegerParam, RawParam, StringParam
 from ..parsing import is_truthy
 
 # IDs beyond the 64-bit range cannot name a record; the databases refuse to compare with them.
@@ -217,6 +218,44 @@ class LinkedParams(Params):
     kind = None
 
 
+def contains_nul(value):
+    """Whether a parameter value holds a NUL character anywhere (nested objects and lists included)."""
+    if isinstance(value, str):
+        return "\x00" in value
+    if isinstance(value, dict):
+        return any(contains_nul(key) or contains_nul(item) for key, item in value.items())
+    if isinstance(value, (list, tuple)):
+        return any(contains_nul(item) for item in value)
+    return False
+
+
+class LinkedWriteParams(LinkedParams):
+    """Write parameters: a NUL character in any of them is 400 rest_invalid_param on that parameter.
+
+    PostgreSQL cannot store NUL in text and SQLite can, so without this refusal the same request
+    would save on one database and fail as could-not-create-venue on the other (event writes refuse
+    NUL the same way, decisions.md).
+    """
+
+    def to_internal_value(self, data):
+        refused = {
+            name: [serializers.ErrorDetail(str(INVALID), code="invalid")]
+            for name, value in data.items()
+            if name in self.fields and contains_nul(value)
+        }
+        # Refused values never reach the fields' own validators: some of them query the database.
+        without_refused = {name: value for name, value in data.items() if name not in refused}
+        try:
+            validated = super().to_internal_value(without_refused)
+        except serializers.ValidationError as error:
+            if not refused:
+                raise
+            raise serializers.ValidationError({**error.detail, **refused}) from error
+        if refused:
+            raise serializers.ValidationError(refused)
+        return validated
+
+
 # --- declarations shared by both kinds ----------------------------------------------------------
 
 
@@ -266,7 +305,7 @@ class ListParamsBase(LinkedParams):
 # --- venues -------------------------------------------------------------------------------------
 
 
-class VenueFields(LinkedParams):
+class VenueFields(LinkedWriteParams):
     """Every venue field of §4.1, none required (the update declarations)."""
 
     kind = PostKind.VENUE
@@ -356,7 +395,7 @@ class VenueListParams(ListParamsBase):
 # --- organizers ---------------------------------------------------------------------------------
 
 
-class OrganizerFields(LinkedParams):
+class OrganizerFields(LinkedWriteParams):
     """Every organizer field of §4.2, none required (the update declarations)."""
 
     kind = PostKind.ORGANIZER

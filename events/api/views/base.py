@@ -1,7 +1,10 @@
 """The base viewset: WordPress's request order (parameters validated before permissions) and errors."""
+from django.contrib.auth.models import AnonymousUser
 from rest_framework import viewsets
+from rest_framework.negotiation import DefaultContentNegotiation
 
 from .. import errors
+from ..authentication import BasicAuthentication, SessionAuthentication, TokenAuthentication
 from ..params import Params
 from ..permissions import Public
 from ..renderers import WPJSONRenderer
@@ -17,11 +20,21 @@ class WPViewSet(viewsets.GenericViewSet):
     kind = None
     params_classes: dict = {}
     permission_classes_by_action: dict = {}
+    # Every policy DRF would otherwise take from the site's REST_FRAMEWORK setting is the app's own:
+    # the contract's authentication and errors must not depend on how a site configures its other APIs.
+    authentication_classes = [BasicAuthentication, SessionAuthentication, TokenAuthentication]
     renderer_classes = [WPJSONRenderer]
     # Bodies are read once, WordPress-style, by events.api.parsing (bracket syntax, precedence).
     parser_classes = []
+    content_negotiation_class = DefaultContentNegotiation
+    # The contract has no rate limit (and no 429); a site's throttles are for its own APIs.
+    throttle_classes = []
+    versioning_class = None
     pagination_class = None
     filter_backends = []
+
+    def get_exception_handler(self):
+        return errors.exception_handler
 
     def get_permissions(self):
         classes = self.permission_classes_by_action.get(self.action, [Public])
@@ -36,6 +49,9 @@ class WPViewSet(viewsets.GenericViewSet):
         self.format_kwarg = None
         request.accepted_renderer, request.accepted_media_type = self.perform_content_negotiation(request)
         self.perform_authentication(request)
+        if request.user is None:
+            # A site's UNAUTHENTICATED_USER = None must not reach the role checks, which expect a user.
+            request.user = AnonymousUser()
         # Kept on the Django request so the router can compute the Allow header for this caller.
         request._request.api_user = request.user
         self.params = self.validate_params(request)
