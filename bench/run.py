@@ -66,6 +66,18 @@ def parse_args(argv=None):
     parser.add_argument("--endpoints", default="", help="measure only these endpoint names (comma-separated)")
     parser.add_argument("--explain", action="store_true", help="print each endpoint's SQL with timings and plans")
     parser.add_argument("--json", dest="json_path", help="also write the figures to this JSON file")
+    parser.add_argument(
+        "--read-cache",
+        type=int,
+        default=0,
+        metavar="SECONDS",
+        help="serve anonymous reads from the shared read cache for this long (default 0: off)",
+    )
+    parser.add_argument(
+        "--redis-url",
+        default=os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"),
+        help="the shared cache used with --read-cache (default: $REDIS_URL, else redis://127.0.0.1:6379/0)",
+    )
     args = parser.parse_args(argv)
     try:
         args.concurrency = sorted({int(c) for c in args.concurrency.split(",") if c.strip()})
@@ -408,12 +420,13 @@ def with_per_page(path, per_page):
 def list_query_counts(port, endpoints):
     """Queries of every list at per_page=1 and per_page=50: they must be equal (no N+1)."""
     rows = []
-    for name, paths in endpoints.items():
+    for number, (name, paths) in enumerate(endpoints.items()):
         if name == FLOOR or "?" not in paths[0]:
             continue
         counts = []
         for per_page in (1, 50):
-            status, queries, _ = fetch(port, with_per_page(paths[0], per_page))
+            # An unknown parameter (ignored by the API) makes a URL the read cache has never answered.
+            status, queries, _ = fetch(port, f"{with_per_page(paths[0], per_page)}&bench_uncached={number}")
             counts.append((status, queries))
         rows.append((name, counts))
     return rows
@@ -490,6 +503,8 @@ def print_header(args, database_url, calendar):
     )
     print(f"  server:   gunicorn {gunicorn.__version__}, {args.workers} workers ({args.worker_class}{threads})")
     print(f"  clients:  keep-alive HTTP/1.1 on 127.0.0.1, {args.duration:g} s per measurement after {args.warmup:g} s warm-up")
+    cache = f"on, {args.read_cache} s, {args.redis_url}" if args.read_cache > 0 else "off"
+    print(f"  read cache: {cache}")
     print(f"  X = {calendar.category_slug}, Y = {calendar.start_date}")
 
 
@@ -519,8 +534,17 @@ def print_list_queries(rows):
 def main(argv=None):
     args = parse_args(argv)
     database_url, temporary_folder = resolve_database_url(args.database_url)
+    if args.read_cache > 0:
+        # Environment, so that the gunicorn workers read the same settings.
+        os.environ["REDIS_URL"] = args.redis_url
+        os.environ["EVENTS_READ_CACHE_SECONDS"] = str(args.read_cache)
     setup_django(database_url)
     calendar = prepare_calendar(args.events, args.reuse)
+    if args.read_cache > 0:
+        from events.api import read_cache
+
+        # Seeding writes in bulk, which sends no signal: start from a fresh calendar version.
+        read_cache.invalidate()
     endpoints = endpoints_for(calendar)
     if args.endpoints:
         wanted = {name.strip() for name in args.endpoints.split(",")}
@@ -561,6 +585,7 @@ def main(argv=None):
             "date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
             "calendar": {k: v for k, v in asdict(calendar).items() if k != "event_ids"},
             "server": {"workers": args.workers, "worker_class": args.worker_class, "threads": args.threads},
+            "read_cache_seconds": args.read_cache,
             "load_average": [args.load_before, os.getloadavg()[0]],
             "measurements": [{**asdict(m), "rps": m.rps} for m in measurements],
             "list_queries": {name: [q for _, q in counts] for name, counts in query_rows},

@@ -4,7 +4,7 @@ Off unless `EVENTS["READ_CACHE_SECONDS"]` is above 0. When on, a GET or HEAD sen
 credentials is answered from the cache if the same URL (scheme, host, path with its language
 prefix, query string) was answered with 200 less than that many seconds ago and nothing in the
 calendar has been written since. Every save or delete of an event, venue, organizer, term or image,
-and every change of an event's links, replaces the calendar version that is part of each key, so a
+and every change of an event's links, replaces the calendar version stored with each entry, so a
 write shows at once in every process that shares the cache. What changes with time alone (the
 default date window moving on, a scheduled event going live) shows within READ_CACHE_SECONDS.
 
@@ -50,28 +50,30 @@ def is_cacheable(request):
     )
 
 
-def _calendar_version(cache):
-    version = cache.get(VERSION_KEY)
-    if version is None:
-        cache.add(VERSION_KEY, uuid.uuid4().hex, None)
-        version = cache.get(VERSION_KEY)
-    return version
-
-
-def _key(request, cache):
+def _key(request):
     url = f"{request.scheme}://{request.get_host()}{request.get_full_path()}|{translation.get_language()}"
-    digest = hashlib.sha256(url.encode()).hexdigest()
-    return f"events:read-cache:{_calendar_version(cache)}:{digest}"
+    return f"events:read-cache:{hashlib.sha256(url.encode()).hexdigest()}"
 
 
 def fetch(request):
-    """The cached response to this request, or None."""
+    """The cached response to this request, or None.
+
+    The calendar version and the entry are read in one round trip; an entry stored under another
+    version is a miss. The version is read before the view reads the database, so rows read before
+    a write commits are always stored under the version that write replaces.
+    """
     cache = _cache()
-    request.read_cache_key = _key(request, cache)
-    stored = cache.get(request.read_cache_key)
-    if stored is None:
+    key = _key(request)
+    found = cache.get_many([VERSION_KEY, key])
+    version = found.get(VERSION_KEY)
+    if version is None:
+        cache.add(VERSION_KEY, uuid.uuid4().hex, None)
+        version = cache.get(VERSION_KEY)
+    request.read_cache_entry = (key, version)
+    stored = found.get(key)
+    if stored is None or stored[0] != version:
         return None
-    status, content, headers = stored
+    _version, status, content, headers = stored
     response = HttpResponse(content, status=status)
     for name, value in headers:
         response[name] = value
@@ -80,15 +82,16 @@ def fetch(request):
 
 def store(request, response):
     """Keep a successful response of a request `fetch` missed."""
-    key = getattr(request, "read_cache_key", None)
-    if key is None or response.status_code != 200 or response.has_header("Set-Cookie"):
+    entry = getattr(request, "read_cache_entry", None)
+    if entry is None or response.status_code != 200 or response.has_header("Set-Cookie"):
         return
+    key, version = entry
     headers = [(name, value) for name, value in response.items() if name.lower() not in PER_REQUEST_HEADERS]
-    _cache().set(key, (response.status_code, response.content, headers), events_settings.READ_CACHE_SECONDS)
+    _cache().set(key, (version, response.status_code, response.content, headers), events_settings.READ_CACHE_SECONDS)
 
 
 def invalidate(**kwargs):
-    """Start a new calendar version: every stored read becomes unreachable (and expires by itself).
+    """Start a new calendar version: every stored read becomes a miss (and expires by itself).
 
     Replaced at once, for the writer's own next read, and again after the commit, because a reader
     between the two could have stored the old rows under the first new version.

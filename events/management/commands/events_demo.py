@@ -10,6 +10,7 @@ from django.db import transaction
 from django.utils import timezone
 from PIL import Image, ImageDraw, ImageOps
 
+from events.api import read_cache
 from events.cost import parse_cost_input
 from events.models import Attachment, Category, Event, EventOrganizer, Organizer, PostStatus, Tag, Venue
 from events.roles import ADMINISTRATOR
@@ -456,7 +457,9 @@ class Command(BaseCommand):
             term_links += [Event.terms.through(event=event, term=terms[key]) for key in spec["categories"] + spec["tags"]]
         EventOrganizer.objects.bulk_create(organizer_links)
         Event.terms.through.objects.bulk_create(term_links)
+        # Bulk link writes send no signal: recount and drop cached reads here.
         recount_all_terms()
+        read_cache.invalidate()
         return {"events": len(events), "venues": len(venues), "organizers": len(organizers),
                 "categories": len(CATEGORIES), "tags": len(TAGS)}
 
