@@ -178,10 +178,6 @@ def test_an_event_update_failing_on_a_nested_image_leaves_no_file(editor, image_
     assert files_in(settings.MEDIA_ROOT) == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="events.services.events does not yet hand its list of imported attachments to nested venue/organizer writes",
-)
 def test_a_failed_event_write_deletes_the_image_a_nested_venue_imported(as_role, image_server, settings):
     other = make_user("editor")
     response = post_json(

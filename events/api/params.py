@@ -19,6 +19,21 @@ LANGUAGE_CODES = ("zh-hans", "zh-hant", "en")
 INVALID = _("Invalid parameter.")
 
 
+def contains_nul(value):
+    """Whether a parameter value holds a NUL character anywhere (nested objects and lists included).
+
+    PostgreSQL cannot store or compare text holding NUL: such input is refused as an invalid
+    parameter rather than failing in the database, on SQLite alike.
+    """
+    if isinstance(value, str):
+        return "\x00" in value
+    if isinstance(value, dict):
+        return any(contains_nul(key) or contains_nul(item) for key, item in value.items())
+    if isinstance(value, (list, tuple)):
+        return any(contains_nul(item) for item in value)
+    return False
+
+
 class WPParamMixin:
     """Metadata for the index: the JSON `type`, `format`, `items` WordPress publishes for a parameter."""
 
@@ -121,7 +136,7 @@ class StringParam(WPParamMixin, serializers.Field):
     def to_internal_value(self, data):
         if not isinstance(data, str):
             self.type_error()
-        if self.non_empty and data == "":
+        if self.non_empty and data == "" or contains_nul(data):
             self.refuse()
         if self.max_length is not None and len(data) > self.max_length:
             self.refuse(_("%(param)s is longer than %(max)s characters.") % {"param": self.field_name, "max": self.max_length})

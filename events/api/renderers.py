@@ -7,3 +7,7 @@ class WPJSONRenderer(JSONRenderer):
     charset = "UTF-8"
     # WordPress ignores Accept; so do we (no 406), by offering the one renderer for any type.
     format = "json"
+    # Fixed here rather than read from the site's REST_FRAMEWORK setting, so output never depends on it.
+    ensure_ascii = False
+    compact = True
+    strict = True

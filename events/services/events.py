@@ -105,8 +105,8 @@ def _write(event, user, fields, creating, imported):
     _apply_date(event, fields, now)
     _apply_image(event, fields, user, imported)
     if "venue" in fields:
-        event.venue = _resolve_venue(fields["venue"], user)
-    organizers = _resolve_organizers(fields["organizer"], user) if "organizer" in fields else None
+        event.venue = _resolve_venue(fields["venue"], user, imported)
+    organizers = _resolve_organizers(fields["organizer"], user, imported) if "organizer" in fields else None
     _apply_status(event, fields, user, creating, now)
     _apply_slug(event, fields, creating)
     event.save()
@@ -315,18 +315,18 @@ def _apply_image(event, fields, user, imported):
 # --- linked records -----------------------------------------------------------------------------
 
 
-def _resolve_venue(value, user):
+def _resolve_venue(value, user, imported):
     """None, an existing venue, or the venue made (or reused) from nested fields."""
     if value is None or isinstance(value, Venue):
         return value
-    return linked.save_venue(value, user)
+    return linked.save_venue(value, user, imported=imported)
 
 
-def _resolve_organizers(values, user):
+def _resolve_organizers(values, user, imported):
     """Existing organizers and those made (or reused) from nested fields, in order, without repeats."""
     found, seen = [], set()
     for value in values or ():
-        organizer = value if isinstance(value, Organizer) else linked.save_organizer(value, user)
+        organizer = value if isinstance(value, Organizer) else linked.save_organizer(value, user, imported=imported)
         if organizer.pk not in seen:
             seen.add(organizer.pk)
             found.append(organizer)

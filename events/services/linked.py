@@ -17,10 +17,6 @@ from ..text import sanitize_text_field
 from .images import ImageImportError, delete_files, import_image_from_url
 from .slugs import assign_post_slug, unique_slug
 
-# Event writes still read the margin from here; the rule itself is roles.scheduled_status.
-SCHEDULING_MARGIN = roles.SCHEDULING_MARGIN
-
-
 @dataclass(frozen=True)
 class LinkedKind:
     """What differs between venues and organizers."""
@@ -260,11 +256,6 @@ def _apply_image(record, fields, user, imported):
         except ImageImportError as error:
             raise errors.invalid_param("image", error.reason) from error
         imported.append(record.image)
-
-
-def scaled_status(kind, user, requested):
-    """roles.scaled_status with the kind first, as event writes call it."""
-    return roles.scaled_status(user, kind, requested)
 
 
 def _apply_status(spec, record, fields, user, creating, now):

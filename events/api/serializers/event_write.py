@@ -7,7 +7,7 @@ from ... import dates
 from ...cost import parse_cost_input
 from ...models import Event, Organizer, PostKind, Venue
 from ...services.events import SeveralVenues
-from ..params import BooleanParam, DateParam, IntegerParam, Params, RawParam, StringParam
+from ..params import BooleanParam, DateParam, IntegerParam, Params, RawParam, StringParam, contains_nul
 from .event_params import event_for_slug
 from .linked_params import existing_user_id, image_reference, nested_linked_fields, registered_status
 
@@ -24,30 +24,9 @@ WRITE_FIELDS = (
 )
 
 
-def has_nul(value):
-    """PostgreSQL cannot store NUL characters in text: such input is refused rather than failing at save."""
-    if isinstance(value, str):
-        return "\x00" in value
-    if isinstance(value, dict):
-        return any(has_nul(key) or has_nul(item) for key, item in value.items())
-    if isinstance(value, (list, tuple)):
-        return any(has_nul(item) for item in value)
-    return False
-
-
-class TextParam(StringParam):
-    """A typed string that PostgreSQL can store."""
-
-    def to_internal_value(self, data):
-        value = super().to_internal_value(data)
-        if has_nul(value):
-            self.refuse()
-        return value
-
-
 class EventDateParam(DateParam):
     def to_internal_value(self, data):
-        if has_nul(data):
+        if contains_nul(data):
             self.refuse()
         return super().to_internal_value(data)
 
@@ -120,7 +99,7 @@ def venue_reference(field, value):
 
     Longer lists validate item by item and are refused when saving (could-not-create-venue).
     """
-    if has_nul(value):
+    if contains_nul(value):
         field.refuse()
     if isinstance(value, bool):
         field.refuse()
@@ -134,7 +113,7 @@ def venue_reference(field, value):
 
 def organizer_references(field, value):
     """events.md §4.2: IDs, `{"id": N}` items and objects of organizer fields, in a list, a CSV or alone; order kept."""
-    if has_nul(value):
+    if contains_nul(value):
         field.refuse()
     if isinstance(value, bool):
         field.refuse()
@@ -143,14 +122,14 @@ def organizer_references(field, value):
 
 def term_references(field, value):
     """Term IDs, slugs or names; anything the service cannot read is skipped, never an error (events.md §4)."""
-    if has_nul(value):
+    if contains_nul(value):
         field.refuse()
     return value
 
 
 def cost_input(field, value):
     """One cost string (or number) or a list of them; the currency mark is read from them."""
-    if has_nul(value):
+    if contains_nul(value):
         field.refuse()
     try:
         return parse_cost_input([] if value is None else value)
@@ -164,7 +143,7 @@ def time_zone_or_empty(field, value):
         field.type_error()
     if value == "":
         return value
-    if len(value) > TIMEZONE_MAX_LENGTH or has_nul(value):
+    if len(value) > TIMEZONE_MAX_LENGTH or contains_nul(value):
         field.refuse()
     try:
         dates.zone_from_name(value)
@@ -180,7 +159,7 @@ def event_website(field, value):
     """An absolute URL or empty (`null` reads as empty); the same rule as venue and organizer websites."""
     if value is None:
         return ""
-    if not isinstance(value, str) or has_nul(value):
+    if not isinstance(value, str) or contains_nul(value):
         field.refuse()
     text = value.strip()
     if text == "":
@@ -195,7 +174,7 @@ def event_website(field, value):
 
 
 def event_image(field, value):
-    if has_nul(value):
+    if contains_nul(value):
         field.refuse()
     return image_reference(field, value)
 
@@ -219,10 +198,10 @@ class EventFields(Params):
     author = RawParam(validator=event_author, wp_type="integer", help_text=_("The ID of the event's author; by default the caller."))
     date = EventDateParam(typed=True, help_text=_("The publication date, read in the event time zone (else the site zone)."))
     date_utc = EventDateParam(typed=True, help_text=_("The publication date, in UTC."))
-    title = TextParam(non_empty=True, max_length=TITLE_MAX_LENGTH, help_text=_("The event title."))
-    description = TextParam(non_empty=True, help_text=_("The event description."))
-    excerpt = TextParam(non_empty=True, help_text=_("The event excerpt."))
-    slug = TextParam(non_empty=True, help_text=_("The event slug."))
+    title = StringParam(non_empty=True, max_length=TITLE_MAX_LENGTH, help_text=_("The event title."))
+    description = StringParam(non_empty=True, help_text=_("The event description."))
+    excerpt = StringParam(non_empty=True, help_text=_("The event excerpt."))
+    slug = StringParam(non_empty=True, help_text=_("The event slug."))
     status = RawParam(validator=event_status, wp_type="string", help_text=_("The event status; scaled down for callers who may not publish."))
     timezone = RawParam(
         validator=time_zone_or_empty,

@@ -19,7 +19,7 @@ from ...models import Event, Organizer, PostKind, PostStatus, Venue
 from ...services import visibility
 from ...services.images import find_attachment
 from ...text import normalize_lookup_slug
-from ..params import INVALID, DateParam, ListParam, Params, PositiveIntegerParam, RawParam, StringParam
+from ..params import INVALID, DateParam, ListParam, Params, PositiveIntegerParam, RawParam, StringParam, contains_nul
 from ..parsing import is_truthy
 
 # IDs beyond the 64-bit range cannot name a record; the databases refuse to compare with them.
@@ -216,17 +216,6 @@ class LinkedParams(Params):
     """Parameters whose validators need the route's record kind read it from `kind`."""
 
     kind = None
-
-
-def contains_nul(value):
-    """Whether a parameter value holds a NUL character anywhere (nested objects and lists included)."""
-    if isinstance(value, str):
-        return "\x00" in value
-    if isinstance(value, dict):
-        return any(contains_nul(key) or contains_nul(item) for key, item in value.items())
-    if isinstance(value, (list, tuple)):
-        return any(contains_nul(item) for item in value)
-    return False
 
 
 class LinkedWriteParams(LinkedParams):
