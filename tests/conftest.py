@@ -1,5 +1,6 @@
 """Fixtures shared by the suite: API clients per role, the namespace URL, an isolated media folder."""
 import base64
+import json
 
 import pytest
 from django.db import connection
@@ -72,6 +73,17 @@ def as_role(db):
         return RoleClient(user, "secret-pass-123")
 
     return build
+
+
+@pytest.fixture
+def editor(as_role):
+    """A client authenticated as a new editor."""
+    return as_role("editor")
+
+
+def post_json(client, path, data, prefix=""):
+    """POST `data` as a JSON body to a namespace path (`/events`), optionally under a language prefix."""
+    return client.post(f"{prefix}{API}{path}", json.dumps(data), content_type="application/json")
 
 
 @pytest.fixture(params=ROLES)

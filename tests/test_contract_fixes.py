@@ -1,6 +1,5 @@
 """Contract details that cut across routes: scheduling by publication date, the language parameter's
 enum and OPTIONS answers, language-independent global IDs, and `Location` on every create."""
-import json
 
 import pytest
 from django.utils import translation
@@ -8,7 +7,7 @@ from django.utils import translation
 from events.api.params import Params
 from events.api.routes import ROUTES
 
-from .conftest import API
+from .conftest import API, post_json
 from .factories import make_event, make_organizer, make_venue
 
 pytestmark = pytest.mark.django_db
@@ -19,13 +18,6 @@ LANGUAGE_ENUM = ["zh-hans", "zh-hant", "en"]
 PREFIXES = {"en": "", "zh-hans": "/zh-hans", "zh-hant": "/zh-hant"}
 
 
-@pytest.fixture
-def editor(as_role):
-    return as_role("editor")
-
-
-def post_json(client, path, data, prefix=""):
-    return client.post(f"{prefix}{API}{path}", json.dumps(data), content_type="application/json")
 
 
 # --- status follows the publication date (events.md §4.1) ----------------------------------------

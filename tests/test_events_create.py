@@ -44,10 +44,6 @@ def table_counts():
     }
 
 
-@pytest.fixture
-def editor(as_role):
-    return as_role("editor")
-
 
 # --- the created record -------------------------------------------------------------------------
 

@@ -10,10 +10,6 @@ from .test_events_create import error_of, table_counts
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def editor(as_role):
-    return as_role("editor")
-
 
 def test_delete_moves_to_the_trash_and_answers_with_the_trashed_record(editor):
     event = make_event("Gone soon", slug="gone-soon")

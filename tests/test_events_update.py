@@ -14,10 +14,6 @@ pytestmark = pytest.mark.django_db
 VOLATILE = ("modified", "modified_utc")
 
 
-@pytest.fixture
-def editor(as_role):
-    return as_role("editor")
-
 
 @pytest.fixture
 def full_event(editor):

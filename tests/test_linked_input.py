@@ -1,11 +1,10 @@
 """Venue and organizer input: the AVOID_DUPLICATE_LINKED_RECORDS setting; NUL refused alike on every database."""
-import json
 
 import pytest
 
 from events.models import Event, Organizer, Venue
 
-from .conftest import API
+from .conftest import API, post_json
 from .factories import make_image, make_organizer, make_venue
 
 pytestmark = pytest.mark.django_db
@@ -16,13 +15,6 @@ KINDS = {
 }
 
 
-@pytest.fixture
-def editor(as_role):
-    return as_role("editor")
-
-
-def post_json(client, path, data):
-    return client.post(f"{API}{path}", json.dumps(data), content_type="application/json")
 
 
 def refused_param(response, name):

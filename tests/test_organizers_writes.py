@@ -1,23 +1,15 @@
 """Organizer create, update and trash (venues-organizers.md §4.2-§6): what differs from venues, and the shared rules."""
-import json
 
 import pytest
 
 from events.models import EventOrganizer, Organizer
 
-from .conftest import API
+from .conftest import API, post_json
 from .factories import make_event, make_organizer, make_user, make_venue
 
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def editor(as_role):
-    return as_role("editor")
-
-
-def post_json(client, path, data):
-    return client.post(f"{API}{path}", json.dumps(data), content_type="application/json")
 
 
 def refused(response, name):

@@ -1,5 +1,4 @@
 """Choices recorded in docs/decisions.md where the contract is silent, pinned through the API and the public pages."""
-import json
 import time
 
 import pytest
@@ -8,7 +7,7 @@ from django.utils.http import parse_http_date
 
 from events.models import Attachment, Event, Organizer, Venue
 
-from .conftest import API
+from .conftest import API, post_json
 from .factories import make_event, make_image, make_organizer, make_user, make_venue
 from .test_images import ImageServer, image_bytes
 
@@ -22,10 +21,6 @@ LINKED = {
 }
 
 
-@pytest.fixture
-def editor(as_role):
-    return as_role("editor")
-
 
 @pytest.fixture
 def image_server(settings):
@@ -35,9 +30,6 @@ def image_server(settings):
         server.routes["/hall.png"] = (200, {"Content-Type": "image/png"}, image_bytes((320, 240)))
         yield server
 
-
-def post_json(client, path, data):
-    return client.post(f"{API}{path}", json.dumps(data), content_type="application/json")
 
 
 def event_fields(**fields):

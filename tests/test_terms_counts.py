@@ -116,10 +116,6 @@ def test_delete_answer_carries_the_count_before_deletion(as_role, settings):
 # --- the stored count after each kind of write -------------------------------------------------
 
 
-@pytest.fixture
-def editor(as_role):
-    return as_role("editor")
-
 
 def update(client, event_id, **fields):
     response = client.post(f"{API}/events/{event_id}", fields, format="json")

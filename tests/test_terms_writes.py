@@ -26,10 +26,6 @@ def fast_passwords(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
-@pytest.fixture
-def editor(as_role):
-    return as_role("editor")
-
 
 def assert_error(response, status, code):
     assert response.status_code == status, response.content

@@ -7,19 +7,12 @@ from django.utils import timezone, translation
 
 from events.models import Event, PostStatus, Venue
 
-from .conftest import API
+from .conftest import API, post_json
 from .factories import make_event, make_image, make_organizer, make_user, make_venue
 
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def editor(as_role):
-    return as_role("editor")
-
-
-def post_json(client, path, data):
-    return client.post(f"{API}{path}", json.dumps(data), content_type="application/json")
 
 
 def create(client, **data):
