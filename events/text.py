@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Callable
@@ -305,9 +306,15 @@ _ALL_BLOCKS = (
 )
 
 
-def _sub(pattern: str, replacement, text: str, flags: int = 0) -> str:
+@functools.cache
+def _ascii_regex(pattern: str, flags: int = 0) -> re.Pattern[str]:
     # wpautop's PHP regexes have no /u flag, so \s must not eat a no-break space.
-    return re.sub(pattern, replacement, text, flags=flags | re.ASCII)
+    return re.compile(pattern, flags | re.ASCII)
+
+
+def _sub(pattern: str, replacement, text: str, flags: int = 0) -> str:
+    # Compiled once per pattern: re.sub() would look each one up (and combine its flags) on every call.
+    return _ascii_regex(pattern, flags).sub(replacement, text)
 
 
 # get_html_split_regex(): comments, CDATA sections and elements, each possibly unclosed.
@@ -319,6 +326,8 @@ _HTML_SPLIT = re.compile(
 _NEWLINE_IN_TAG = " <!-- wpnl --> "
 
 
+# A list page formats the same venue and organizer descriptions once per event that links them.
+@functools.lru_cache(maxsize=512)
 def autop(text: str) -> str:
     """Post content as `wpautop` formats it: blank-line paragraphs in <p>, other newlines as <br />."""
     if _php_trim(text) == "":
@@ -369,7 +378,7 @@ def autop(text: str) -> str:
         text = _sub(r"</figcaption>\s*", "</figcaption>", text)
 
     text = _sub(r"\n\n+", "\n\n", text)
-    paragraphs = [p for p in re.split(r"\n\s*\n", text, flags=re.ASCII) if p]
+    paragraphs = [p for p in _ascii_regex(r"\n\s*\n").split(text) if p]
     text = "".join("<p>" + paragraph.strip("\n") + "</p>\n" for paragraph in paragraphs)
 
     # Undo the <p> wrapping wherever it landed around or against block-level tags.

@@ -50,10 +50,20 @@ def global_id(request, record_id):
     It names the record, not a translation of it, so the language prefix of the request is left
     out; the path the site is mounted under (SCRIPT_NAME) stays.
     """
-    parts = urlsplit(site_url(request))
-    host = parts.hostname or ""
-    path = _without_language_prefix(request, parts.path).rstrip("/")
-    return f"{host}{path}?id={record_id}"
+    return f"{_global_id_base(request)}?id={record_id}"
+
+
+def _global_id_base(request):
+    """`{host}{path}` of the global IDs, worked out once per request and REST root: a list page
+    holds one per event, venue and organizer."""
+    http_request = getattr(request, "_request", request)
+    root = rest_root(request)
+    cached = getattr(http_request, "_events_global_id_base", None)
+    if cached is None or cached[0] != root:
+        parts = urlsplit(site_url(request))
+        path = _without_language_prefix(request, parts.path).rstrip("/")
+        cached = http_request._events_global_id_base = (root, f"{parts.hostname or ''}{path}")
+    return cached[1]
 
 
 def _without_language_prefix(request, path):

@@ -16,7 +16,7 @@ from ..links import global_id, namespace_url, post_url
 from .images import image_record
 from .json_ld import event_json_ld
 from .organizers import OrganizerRecordSerializer
-from .terms import EmbeddedTermSerializer
+from .terms import embedded_term
 from .venues import VenueRecordSerializer
 
 # events.md §1.6: what a password-protected event shows in a list.
@@ -78,10 +78,9 @@ def cost_fields(event):
 
 def embedded_terms(event, request):
     """(categories, tags) of a prefetched event, each sorted by name as WordPress returns them."""
-    terms = sorted(event.terms.all(), key=lambda term: (str(term.name), term.pk))
-    context = {"request": request}
-    categories = [EmbeddedTermSerializer(term, context=context).data for term in terms if term.taxonomy == Taxonomy.CATEGORY]
-    tags = [EmbeddedTermSerializer(term, context=context).data for term in terms if term.taxonomy == Taxonomy.TAG]
+    records = sorted((embedded_term(term, request) for term in event.terms.all()), key=lambda term: (term["name"], term["id"]))
+    categories = [term for term in records if term["taxonomy"] == Taxonomy.CATEGORY]
+    tags = [term for term in records if term["taxonomy"] == Taxonomy.TAG]
     return categories, tags
 
 

@@ -79,20 +79,18 @@ class TermRecordSerializer(serializers.BaseSerializer):
         return data
 
 
-class EmbeddedTermSerializer(serializers.BaseSerializer):
-    """The raw term plus links, as events embed it (events.md §1.4). Context: `request`."""
-
-    def to_representation(self, term):
-        return {
-            "name": term.name or "",
-            "slug": term.slug,
-            "term_group": term.term_group,
-            "term_taxonomy_id": term.pk,
-            "taxonomy": term.taxonomy,
-            "description": term.description or "",
-            "parent": term.parent_id or 0,
-            "count": term.count,
-            "filter": "raw",
-            "id": term.pk,
-            "urls": term_urls(self.context["request"], term),
-        }
+def embedded_term(term, request):
+    """The raw term plus links, as events embed it (events.md §1.4)."""
+    return {
+        "name": term.name or "",
+        "slug": term.slug,
+        "term_group": term.term_group,
+        "term_taxonomy_id": term.pk,
+        "taxonomy": term.taxonomy,
+        "description": term.description or "",
+        "parent": term.parent_id or 0,
+        "count": term.count,
+        "filter": "raw",
+        "id": term.pk,
+        "urls": term_urls(request, term),
+    }
