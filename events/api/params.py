@@ -3,6 +3,8 @@
 Each route's parameters are one `Params` serializer. The same declaration validates requests and
 produces the namespace index and the OpenAPI document, so the published description cannot drift.
 """
+import math
+
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
@@ -32,6 +34,28 @@ def contains_nul(value):
     if isinstance(value, (list, tuple)):
         return any(contains_nul(item) for item in value)
     return False
+
+
+def coordinate(limit, *, empty_clears=False):
+    """A validator of a latitude (limit 90) or longitude (limit 180) in decimal degrees.
+
+    With `empty_clears`, `null` and `""` are accepted as "no coordinate" (a venue's write fields).
+    """
+
+    def validate(field, value):
+        if empty_clears and (value is None or value == ""):
+            return None
+        if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+            field.refuse()
+        try:
+            number = float(value)
+        except ValueError:
+            field.refuse()
+        if not math.isfinite(number) or not -limit <= number <= limit:
+            field.refuse()
+        return number
+
+    return validate
 
 
 class WPParamMixin:

@@ -1,6 +1,5 @@
 """Parameters of the event read routes (list, by ID, by slug) and the event lookups they share with writes."""
 import datetime as dt
-import math
 from dataclasses import dataclass
 
 from django.db.models import Q
@@ -14,7 +13,9 @@ from ...models import Event, Organizer, PostIdentity, PostKind, Taxonomy, Term, 
 from ...services import visibility
 from ...text import normalize_lookup_slug
 from .. import errors
-from ..params import INVALID, BooleanParam, DateParam, IntegerParam, ListParam, Params, PositiveIntegerParam, RawParam, StringParam
+from ..params import (
+    INVALID, BooleanParam, DateParam, IntegerParam, ListParam, Params, PositiveIntegerParam, RawParam, StringParam, coordinate,
+)
 
 # IDs beyond the 64-bit range cannot name a record; the databases refuse to compare with them.
 MAX_RECORD_ID = 2**63 - 1
@@ -158,23 +159,6 @@ def existing_event_id(field, value):
     if record_id is None or record_id > MAX_RECORD_ID or not Event.objects.filter(pk=record_id).exists():
         field.refuse()
     return record_id
-
-
-def coordinate(limit):
-    """A latitude (limit 90) or longitude (limit 180) in decimal degrees."""
-
-    def validate(field, value):
-        if isinstance(value, bool) or not isinstance(value, (int, float, str)):
-            field.refuse()
-        try:
-            number = float(value)
-        except ValueError:
-            field.refuse()
-        if not math.isfinite(number) or not -limit <= number <= limit:
-            field.refuse()
-        return number
-
-    return validate
 
 
 class TicketedParam(BooleanParam):

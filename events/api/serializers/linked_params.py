@@ -3,7 +3,6 @@
 The create declarations also validate the venue/organizer objects nested in event writes
 (`nested_linked_fields`).
 """
-import math
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
@@ -19,7 +18,9 @@ from ...models import Event, Organizer, PostKind, PostStatus, Venue
 from ...services import visibility
 from ...services.images import find_attachment
 from ...text import normalize_lookup_slug
-from ..params import INVALID, DateParam, ListParam, Params, PositiveIntegerParam, RawParam, StringParam, contains_nul
+from ..params import (
+    INVALID, DateParam, ListParam, Params, PositiveIntegerParam, RawParam, StringParam, contains_nul, coordinate,
+)
 from ..parsing import is_truthy
 
 # IDs beyond the 64-bit range cannot name a record; the databases refuse to compare with them.
@@ -172,25 +173,6 @@ def image_reference(field, value):
     return ImageChoice(import_url=text)
 
 
-def coordinate(limit):
-    """`geo_lat` (limit 90) or `geo_lng` (limit 180) in decimal degrees; empty clears it."""
-
-    def validate(field, value):
-        if value is None or value == "":
-            return None
-        if isinstance(value, bool) or not isinstance(value, (int, float, str)):
-            field.refuse()
-        try:
-            number = float(value)
-        except ValueError:
-            field.refuse()
-        if not math.isfinite(number) or not -limit <= number <= limit:
-            field.refuse()
-        return number
-
-    return validate
-
-
 class MapFlagParam(StringParam):
     """`show_map`/`show_map_link`: typed string, then read as truthy; nested in an event write, any JSON type."""
 
@@ -322,10 +304,10 @@ class VenueFields(LinkedWriteParams):
         validator=image_reference, wp_type="string", default=None, help_text=_("The featured image of the venue.")
     )
     geo_lat = RawParam(
-        validator=coordinate(90), wp_format="double", help_text=_("The venue's latitude, in decimal degrees.")
+        validator=coordinate(90, empty_clears=True), wp_format="double", help_text=_("The venue's latitude, in decimal degrees.")
     )
     geo_lng = RawParam(
-        validator=coordinate(180), wp_format="double", help_text=_("The venue's longitude, in decimal degrees.")
+        validator=coordinate(180, empty_clears=True), wp_format="double", help_text=_("The venue's longitude, in decimal degrees.")
     )
 
 
