@@ -21,6 +21,23 @@ LANGUAGE_CODES = ("zh-hans", "zh-hant", "en")
 INVALID = _("Invalid parameter.")
 
 
+# IDs beyond the 64-bit range cannot name a record; the databases refuse to compare with them.
+MAX_RECORD_ID = 2**63 - 1
+
+
+def parse_record_id(value):
+    """A record ID from an int, an integral float or a digit string; None for anything else."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if isinstance(value, str) and value.strip().isdigit():
+        value = int(value.strip())
+    if isinstance(value, int) and 0 < value <= MAX_RECORD_ID:
+        return value
+    return None
+
+
 def contains_nul(value):
     """Whether a parameter value holds a NUL character anywhere (nested objects and lists included).
 

@@ -5,17 +5,16 @@ import re
 from dataclasses import dataclass
 
 import django_filters
-from django.db.models import F, FloatField, Q, TextField, Value
-from django.db.models.functions import ASin, Coalesce, Cos, Least, NullIf, Power, Radians, Sin, Sqrt
+from django.db.models import F, FloatField, Q, Value
+from django.db.models.functions import ASin, Cos, Least, Power, Radians, Sin, Sqrt
 from django.utils import timezone
-from django.utils.translation import get_language
-from modeltranslation.utils import build_localized_fieldname
 
 from ... import dates
 from ...conf import events_settings
 from ...models import Event, EventOrganizer
 from ..parsing import php_filter_bool
-from ..serializers.event_params import MAX_RECORD_ID
+from ...services.terms import localized_text
+from ..params import MAX_RECORD_ID
 
 EARTH_RADIUS_KM = 6371.0088
 KM_PER_DEGREE_OF_LATITUDE = 111.2
@@ -175,16 +174,6 @@ def search_terms(text):
 SEARCHED_FIELDS = ("title", "excerpt", "description")
 
 
-def searched_text(field):
-    """The field in the active language, falling back to English where that translation is empty."""
-    english = build_localized_fieldname(field, "en")
-    active = build_localized_fieldname(field, get_language() or "en")
-    text = TextField()
-    if active == english:
-        return Coalesce(F(english), Value(""), output_field=text)
-    return Coalesce(NullIf(F(active), Value(""), output_field=text), F(english), Value(""), output_field=text)
-
-
 # --- geolocation --------------------------------------------------------------------------------
 
 
@@ -252,7 +241,7 @@ class EventFilterSet(django_filters.FilterSet):
         return queryset.filter(window.condition()) if window.bounds else queryset
 
     def filter_search(self, queryset, name, text):
-        annotations = {f"searched_{field}": searched_text(field) for field in SEARCHED_FIELDS}
+        annotations = {f"searched_{field}": localized_text(field) for field in SEARCHED_FIELDS}
         queryset = queryset.alias(**annotations)
         for word, excluded in search_terms(text):
             found = Q()

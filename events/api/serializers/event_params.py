@@ -14,11 +14,10 @@ from ...services import visibility
 from ...text import normalize_lookup_slug
 from .. import errors
 from ..params import (
-    INVALID, BooleanParam, DateParam, IntegerParam, ListParam, Params, PositiveIntegerParam, RawParam, StringParam, coordinate,
+    INVALID, MAX_RECORD_ID, BooleanParam, DateParam, IntegerParam, ListParam, Params, PositiveIntegerParam, RawParam,
+    StringParam, coordinate,
 )
 
-# IDs beyond the 64-bit range cannot name a record; the databases refuse to compare with them.
-MAX_RECORD_ID = 2**63 - 1
 ID_ITEMS = {"type": "integer"}
 
 

@@ -7,11 +7,10 @@ from ... import dates
 from ...cost import parse_cost_input
 from ...models import Event, Organizer, PostKind, Venue
 from ...services.events import SeveralVenues
-from ..params import BooleanParam, DateParam, IntegerParam, Params, RawParam, StringParam, contains_nul
+from ..params import BooleanParam, DateParam, IntegerParam, Params, RawParam, StringParam, contains_nul, parse_record_id
 from .event_params import event_for_slug
 from .linked_params import existing_user_id, image_reference, nested_linked_fields, registered_status
 
-MAX_RECORD_ID = 2**63 - 1
 TITLE_MAX_LENGTH = Event._meta.get_field("title").max_length
 TIMEZONE_MAX_LENGTH = Event._meta.get_field("timezone_name").max_length
 WEBSITE_MAX_LENGTH = Event._meta.get_field("website").max_length
@@ -38,18 +37,6 @@ def written_fields(validated, sent, exclude=()):
 
 # --- validators ---------------------------------------------------------------------------------
 
-
-def _record_id(value):
-    """A positive integer from an int, an integral float or a digit string, else None."""
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, float) and value.is_integer():
-        value = int(value)
-    if isinstance(value, str) and value.strip().isdigit():
-        value = int(value.strip())
-    if isinstance(value, int) and 0 < value <= MAX_RECORD_ID:
-        return value
-    return None
 
 
 def _is_empty(value):
@@ -84,7 +71,7 @@ def _linked_item(field, item, kind, model):
         if fields is None:
             field.refuse()
         return fields
-    record_id = _record_id(item)
+    record_id = parse_record_id(item)
     if record_id is None:
         field.refuse()
     # The shared ID sequence means any other kind's ID (an event's, say) is simply not found here.

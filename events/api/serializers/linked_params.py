@@ -20,11 +20,10 @@ from ...services.images import find_attachment
 from ...text import normalize_lookup_slug
 from ..params import (
     INVALID, DateParam, ListParam, Params, PositiveIntegerParam, RawParam, StringParam, contains_nul, coordinate,
+    parse_record_id,
 )
 from ..parsing import is_truthy
 
-# IDs beyond the 64-bit range cannot name a record; the databases refuse to compare with them.
-MAX_RECORD_ID = 2**63 - 1
 MODELS = {PostKind.VENUE: Venue, PostKind.ORGANIZER: Organizer}
 
 # The writable fields of each kind, as the services take them (API parameter names).
@@ -41,18 +40,6 @@ def _column_length(model, name):
     return model._meta.get_field(name).max_length
 
 
-def _record_id(value):
-    """A positive integer from an int or a digit string, else None."""
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, float) and value.is_integer():
-        value = int(value)
-    if isinstance(value, str) and value.strip().isdigit():
-        value = int(value.strip())
-    if isinstance(value, int) and 0 < value <= MAX_RECORD_ID:
-        return value
-    return None
-
 
 def default_per_page():
     return events_settings.DEFAULT_PER_PAGE
@@ -64,7 +51,7 @@ def default_per_page():
 def existing_record_id(field, value):
     """§3 step 1: the ID of a record of the route's kind, whatever its status (trash included)."""
     model = MODELS[field.parent.kind]
-    record_id = _record_id(value)
+    record_id = parse_record_id(value)
     if record_id is None or not model.objects.filter(pk=record_id).exists():
         field.refuse()
     return record_id
@@ -87,7 +74,7 @@ def record_id_for_slug(field, value):
 
 def existing_event_id(field, value):
     """`event`: the ID of an event, whatever its status (`23` with no such event is refused)."""
-    event_id = _record_id(value)
+    event_id = parse_record_id(value)
     if event_id is None or not Event.objects.filter(pk=event_id).exists():
         field.refuse()
     return event_id
@@ -106,7 +93,7 @@ def linked_status_filter(field, items):
 
 def existing_user_id(field, value):
     """`author`: WordPress's user-ID validator runs before the integer type check, so any refusal is generic."""
-    user_id = _record_id(value)
+    user_id = parse_record_id(value)
     if user_id is None or not get_user_model().objects.filter(pk=user_id).exists():
         field.refuse()
     return user_id

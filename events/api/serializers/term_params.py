@@ -6,10 +6,10 @@ from django.utils.translation import gettext_lazy as _
 
 from ...conf import events_settings
 from ...models import Event, Taxonomy, Term
-from ..params import BooleanParam, ListParam, Params, PositiveIntegerParam, RawParam, StringParam
+from ..params import (
+    MAX_RECORD_ID, BooleanParam, ListParam, Params, PositiveIntegerParam, RawParam, StringParam, parse_record_id,
+)
 
-# IDs beyond the 64-bit range cannot name a record; the databases refuse to compare with them.
-MAX_RECORD_ID = 2**63 - 1
 ID_ITEMS = {"type": "integer"}
 
 
@@ -17,22 +17,10 @@ def default_per_page():
     return events_settings.DEFAULT_PER_PAGE
 
 
-def _record_id(value):
-    """A positive integer from an int or a digit string, else None."""
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, float) and value.is_integer():
-        value = int(value)
-    if isinstance(value, str) and value.strip().isdigit():
-        value = int(value.strip())
-    if isinstance(value, int) and 0 < value <= MAX_RECORD_ID:
-        return value
-    return None
-
 
 def existing_term_id(field, value):
     """The path `id`: a term of the route's taxonomy (a tag's ID on /categories is refused)."""
-    term_id = _record_id(value)
+    term_id = parse_record_id(value)
     if term_id is None or not Term.objects.filter(taxonomy=field.parent.taxonomy, pk=term_id).exists():
         field.refuse()
     return term_id
@@ -40,7 +28,7 @@ def existing_term_id(field, value):
 
 def existing_category(field, value):
     """`parent`: an existing category; `0` and `""` are refused too, as the plugin's validator does."""
-    term_id = _record_id(value)
+    term_id = parse_record_id(value)
     parent = Term.objects.filter(taxonomy=Taxonomy.CATEGORY, pk=term_id).first() if term_id else None
     if parent is None:
         field.refuse()
@@ -50,7 +38,7 @@ def existing_category(field, value):
 def category_parent_for_update(field, value):
     """`parent` of an update: also refused when it would make the category its own ancestor."""
     parent = existing_category(field, value)
-    term_id = _record_id(field.parent.initial_data.get("id"))
+    term_id = parse_record_id(field.parent.initial_data.get("id"))
     seen, node = set(), parent
     while node is not None and node.pk not in seen:
         if node.pk == term_id:
@@ -62,7 +50,7 @@ def category_parent_for_update(field, value):
 
 def existing_event_id(field, value):
     """`post`/`event`: the ID of an event, whatever its status."""
-    event_id = _record_id(value)
+    event_id = parse_record_id(value)
     if event_id is None or not Event.objects.filter(pk=event_id).exists():
         field.refuse()
     return event_id

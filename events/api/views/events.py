@@ -11,8 +11,8 @@ from .. import errors
 from ..filters.events import EventFilterSet, date_window
 from ..links import namespace_url
 from ..pagination import Page, effective_per_page, list_response, page_links
+from ..params import MAX_RECORD_ID
 from ..serializers.event_params import (
-    MAX_RECORD_ID,
     EventListParams,
     EventReadParams,
     EventSlugReadParams,
