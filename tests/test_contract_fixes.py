@@ -7,7 +7,7 @@ from django.utils import translation
 from events.api.params import Params
 from events.api.routes import ROUTES
 
-from .conftest import API, post_json
+from .conftest import API, comparable_endpoints, post_json
 from .factories import make_event, make_organizer, make_venue
 
 pytestmark = pytest.mark.django_db
@@ -122,7 +122,7 @@ def test_options_descriptions_follow_the_language_parameter(api, language):
     answered = api.options(f"{API}/events?wpml_language={language}")
     assert answered.status_code == 200
     translated = api.get(f"{PREFIXES[language]}{API}/").json()["routes"][f"{NS}/events"]
-    assert answered.json()["endpoints"] == translated["endpoints"]
+    assert comparable_endpoints(answered.json()["endpoints"]) == comparable_endpoints(translated["endpoints"])
     with translation.override(language):
         expected = str(Params().fields["wpml_language"].help_text)
     assert answered.json()["endpoints"][0]["args"]["wpml_language"]["description"] == expected
@@ -131,7 +131,7 @@ def test_options_descriptions_follow_the_language_parameter(api, language):
 def test_options_language_parameter_beats_the_path_language(api):
     answered = api.options(f"/zh-hans{API}/venues?wpml_language=en").json()
     english = api.get(f"{API}/").json()["routes"][f"{NS}/venues"]
-    assert answered["endpoints"] == english["endpoints"]
+    assert comparable_endpoints(answered["endpoints"]) == comparable_endpoints(english["endpoints"])
 
 
 def test_options_with_an_unknown_language_answers_in_the_path_language(api):
@@ -139,7 +139,7 @@ def test_options_with_an_unknown_language_answers_in_the_path_language(api):
     answered = api.options(f"/zh-hant{API}/events?wpml_language=fr")
     assert answered.status_code == 200
     traditional = api.get(f"/zh-hant{API}/").json()["routes"][f"{NS}/events"]
-    assert answered.json()["endpoints"] == traditional["endpoints"]
+    assert comparable_endpoints(answered.json()["endpoints"]) == comparable_endpoints(traditional["endpoints"])
 
 
 # --- global IDs name the record, whatever the language (events.md §1) -------------------------------

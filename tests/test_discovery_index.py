@@ -9,7 +9,7 @@ from events.api.params import Params
 from events.api.routes import ROUTES
 from events.conf import events_settings
 
-from .conftest import API
+from .conftest import API, comparable_endpoints
 
 pytestmark = pytest.mark.django_db
 
@@ -163,7 +163,8 @@ def test_wpml_language_overrides_the_path_language(api):
     by_parameter = api.get(f"/zh-hans{API}", {"wpml_language": "zh-hant"}).json()
     traditional = index(api, "zh-hant")
     for key in ROUTE_KEYS:
-        assert by_parameter["routes"][key]["endpoints"] == traditional["routes"][key]["endpoints"]
+        expected = comparable_endpoints(traditional["routes"][key]["endpoints"])
+        assert comparable_endpoints(by_parameter["routes"][key]["endpoints"]) == expected
     # Links still point where the request was sent.
     assert by_parameter["_links"]["up"] == [{"href": "http://testserver/zh-hans/wp-json/"}]
 
@@ -179,7 +180,12 @@ def test_links_keep_the_language_prefix(api, language):
 def test_options_answers_with_the_index_entry(api, route):
     response = api.options(f"{API}{concrete_path(route)}")
     assert response.status_code == 200
-    assert response.json() == index(api)["routes"][f"{NS}{route.pattern}"]
+    entry = index(api)["routes"][f"{NS}{route.pattern}"]
+    answered = response.json()
+    assert {**answered, "endpoints": comparable_endpoints(answered["endpoints"])} == {
+        **entry,
+        "endpoints": comparable_endpoints(entry["endpoints"]),
+    }
 
 
 def test_options_in_another_language(api):
