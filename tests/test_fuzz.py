@@ -17,25 +17,10 @@ from schemathesis.specs.openapi.checks import (
 
 from .conftest import API
 from .factories import make_category, make_event, make_image, make_organizer, make_tag, make_venue
+from .test_discovery_doc import PATHS
 
 pytestmark = pytest.mark.django_db
 
-GET_PATHS = [
-    "/doc",
-    "/events",
-    "/events/{id}",
-    "/events/by-slug/{slug}",
-    "/venues",
-    "/venues/{id}",
-    "/venues/by-slug/{slug}",
-    "/organizers",
-    "/organizers/{id}",
-    "/organizers/by-slug/{slug}",
-    "/categories",
-    "/categories/{id}",
-    "/tags",
-    "/tags/{id}",
-]
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance]
 # Few examples per operation keep the whole suite fast; the seed makes a failure reproducible.
 FUZZ = settings(
@@ -78,7 +63,7 @@ def api_schema(calendar, wsgi_app):
     return schemathesis.openapi.from_wsgi(f"{API}/doc", wsgi_app)
 
 
-@pytest.mark.parametrize("path", GET_PATHS)
+@pytest.mark.parametrize("path", PATHS)  # every documented path has a GET
 def test_get_operations_survive_fuzzing(api_schema, path):
     operation = api_schema[path]["GET"]
 
