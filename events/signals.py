@@ -20,10 +20,13 @@ def linked_term_ids(event_id, using):
 
 
 def recount_after_event_save(sender, instance, created, using, update_fields=None, **kwargs):
-    """The status may have changed: recount the event's terms. A new event has no links yet."""
-    if created or term_counts_deferred():
-        return
+    """A status change moves the event in or out of its terms' counts. A new event has no links yet;
+    an event read from the database (Event.from_db) and saved with the same status moves nothing."""
     if update_fields is not None and "status" not in update_fields:
+        return
+    unchanged = getattr(instance, "status_in_database", None) == instance.status
+    instance.status_in_database = instance.status
+    if created or unchanged or term_counts_deferred():
         return
     recount_terms(linked_term_ids(instance.pk, using), using)
 

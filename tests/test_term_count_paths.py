@@ -6,6 +6,7 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from events.models import Event, PostStatus, Term
 from events.services.terms import deferred_term_counts, recount_all_terms
@@ -147,3 +148,19 @@ def test_migration_fills_the_counts_of_existing_terms(api):
     migration.fill_term_counts(apps, types.SimpleNamespace(connection=connection))
     assert counts(api, "categories") == {"Music": 1}
     assert counts(api, "tags") == {"Live": 1}
+
+
+def test_a_save_that_keeps_the_status_leaves_the_terms_alone(api):
+    jazz = make_category("Jazz")
+    make_event("Concert", categories=[jazz])
+    event = Event.objects.get(title="Concert")
+    event.title = "Recital"
+    with CaptureQueriesContext(connection) as saved:
+        event.save()
+    assert not any("events_term" in query["sql"] for query in saved.captured_queries)
+
+    event.status = PostStatus.DRAFT
+    with CaptureQueriesContext(connection) as unpublished:
+        event.save()
+    assert any("events_term" in query["sql"] for query in unpublished.captured_queries)
+    assert api.get(f"{API}/categories/{jazz.pk}").json()["count"] == 0
