@@ -32,7 +32,7 @@ test-postgres: install
 	DATABASE_URL=$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test} $(BIN)/python -m pytest -n 2 --dist loadfile -q
 
 messages: install
-	cd events && ../$(BIN)/python ../manage.py makemessages -l zh_Hans -l zh_Hant --no-obsolete
+	cd events && ../$(BIN)/python ../manage.py makemessages -l zh_Hans -l zh_Hant --no-obsolete --no-wrap
 	cd events && ../$(BIN)/python ../manage.py compilemessages
 
 bench: install

@@ -26,6 +26,12 @@ DEFAULTS = {
     "IMAGE_IMPORT_ALLOWED_HOSTS": [],
     "IMAGE_IMPORT_TIMEOUT": 10,
     "IMAGE_IMPORT_MAX_BYTES": 10 * 1024 * 1024,
+    # HTTP Basic accepts a user's login password as well as their application passwords. WordPress
+    # core accepts only application passwords there; False does the same.
+    "BASIC_AUTH_LOGIN_PASSWORDS": True,
+    # Seconds a process remembers a login password it verified (as a digest bound to the stored
+    # hash), so signed requests do not pay the slow password hasher each time (0: never).
+    "LOGIN_PASSWORD_MEMORY_SECONDS": 300,
     # Seconds an anonymous API read may be served from the cache (0: never); see api/read_cache.py.
     "READ_CACHE_SECONDS": 0,
     # The entry of CACHES holding those reads; it must be shared by all the site's processes.

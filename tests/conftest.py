@@ -39,6 +39,14 @@ def fast_password_hashing(settings):
 
 
 @pytest.fixture(autouse=True)
+def forget_login_passwords():
+    """Each test starts with no login password remembered by this process."""
+    from events.services.credentials import remembered_login_passwords
+
+    remembered_login_passwords.clear()
+
+
+@pytest.fixture(autouse=True)
 def english_at_start():
     """Each test starts in English: LocaleMiddleware leaves the last request's language active in the
     thread, and translated fields (`title=...`) are written in the active language."""

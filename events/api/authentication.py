@@ -4,20 +4,48 @@ from django.utils.translation import gettext_lazy as _
 from rest_framework import authentication, exceptions
 from rest_framework.permissions import SAFE_METHODS
 
+from ..conf import events_settings
+from ..models import ApplicationPassword
+from ..services import credentials
 from .errors import ApiError
 
 
 class BasicAuthentication(authentication.BasicAuthentication):
-    """Username + password, the way WordPress application passwords are sent."""
+    """Username + application password (as WordPress clients send them) or login password.
+
+    The common case, an application password, costs one query and one HMAC; a login password costs
+    the password hasher once per process and user, then one HMAC (events.services.credentials).
+    `request.auth` is the ApplicationPassword that authenticated the request, or None.
+    """
 
     def authenticate_credentials(self, userid, password, request=None):
+        if "\x00" in userid:
+            # No username holds NUL, and PostgreSQL cannot compare text holding one.
+            raise _unknown_username()
         user_model = get_user_model()
-        try:
-            user = user_model._default_manager.get_by_natural_key(userid)
-        except user_model.DoesNotExist:
-            raise ApiError("invalid_username", _("Unknown username. Check again or try your email address."), 401) from None
-        if not user.is_active or not user.check_password(password):
-            raise ApiError("incorrect_password", _("The password you entered is incorrect."), 401)
+        user = None
+        if credentials.presented_secret(password) is not None:
+            candidates = list(
+                ApplicationPassword.objects.select_related("user").filter(**{f"user__{user_model.USERNAME_FIELD}": userid})
+            )
+            match = credentials.matching_application_password(candidates, password)
+            if match is not None:
+                if not match.user.is_active:
+                    raise _incorrect_password()
+                credentials.record_application_password_use(match, request.META.get("REMOTE_ADDR") if request else None)
+                return (match.user, match)
+            user = candidates[0].user if candidates else None
+        if user is None:
+            try:
+                user = user_model._default_manager.get_by_natural_key(userid)
+            except user_model.DoesNotExist:
+                raise _unknown_username() from None
+        if not (
+            user.is_active
+            and events_settings.BASIC_AUTH_LOGIN_PASSWORDS
+            and credentials.remembered_login_passwords.check(user, password)
+        ):
+            raise _incorrect_password()
         return (user, None)
 
     def authenticate(self, request):
@@ -25,7 +53,15 @@ class BasicAuthentication(authentication.BasicAuthentication):
             return super().authenticate(request)
         except exceptions.AuthenticationFailed:
             # A malformed Basic header is a wrong password as far as clients can tell.
-            raise ApiError("incorrect_password", _("The password you entered is incorrect."), 401) from None
+            raise _incorrect_password() from None
+
+
+def _unknown_username():
+    return ApiError("invalid_username", _("Unknown username. Check again or try your email address."), 401)
+
+
+def _incorrect_password():
+    return ApiError("incorrect_password", _("The password you entered is incorrect."), 401)
 
 
 class TokenAuthentication(authentication.TokenAuthentication):
@@ -35,7 +71,7 @@ class TokenAuthentication(authentication.TokenAuthentication):
         try:
             return super().authenticate(request)
         except exceptions.AuthenticationFailed:
-            raise ApiError("incorrect_password", _("The password you entered is incorrect."), 401) from None
+            raise _incorrect_password() from None
 
 
 class SessionAuthentication(authentication.SessionAuthentication):

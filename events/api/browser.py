@@ -4,9 +4,21 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.utils import translation
 
-from .openapi import build_document
+from django.utils.translation import gettext_lazy as _
+
+from .openapi import build_document, openapi_path
+from .routes import USER_ROUTES
 
 METHOD_ORDER = ("get", "post", "delete")
+CREDENTIAL_ACTIONS = {
+    "list": _("The user's application passwords (`me` or a user ID)."),
+    "create": _("Create one (`name`, optional `app_id`); the answer holds the password, shown only once."),
+    "destroy_all": _("Revoke all of them."),
+    "introspect": _("The application password that signed this request."),
+    "retrieve": _("One application password."),
+    "update": _("Rename it (`name`)."),
+    "destroy": _("Revoke it."),
+}
 
 
 def _type_label(schema):
@@ -73,6 +85,19 @@ def _schemas(document):
     ]
 
 
+def _credential_routes(rest_root):
+    """WordPress's application-password routes, which live outside the calendar's namespace."""
+    return [
+        {
+            "method": "/".join(endpoint.methods),
+            "path": f"{rest_root}{route.namespace}{openapi_path(route)}",
+            "description": CREDENTIAL_ACTIONS[endpoint.action],
+        }
+        for route in USER_ROUTES
+        for endpoint in route.endpoints
+    ]
+
+
 def _language_links(request):
     current = translation.get_language()
     links = []
@@ -93,6 +118,7 @@ def api_browser(request):
         "doc_url": f"{server}doc",
         "operations": list(_operations(document)),
         "schemas": _schemas(document),
+        "credential_routes": _credential_routes(request.rest_root),
         "languages": _language_links(request),
     }
     return render(request, "events/api_browser.html", context)

@@ -17,7 +17,7 @@ from . import errors, read_cache
 from .params import LANGUAGE_CODES
 from .parsing import collect_params
 from .renderers import WPJSONRenderer
-from .routes import ROUTES
+from .routes import ROUTES, USER_ROUTES
 
 OVERRIDABLE = {"PUT", "PATCH", "DELETE", "GET", "POST"}
 CORS_ALLOW_HEADERS = "Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type"
@@ -25,7 +25,11 @@ CORS_ALLOW_HEADERS = "Authorization, X-WP-Nonce, Content-Disposition, Content-MD
 
 @lru_cache(maxsize=4)
 def compiled_routes(namespace):
-    return [(re.compile(rf"^/{re.escape(namespace)}{route.pattern}$", re.IGNORECASE), route) for route in ROUTES]
+    # `namespace` (the calendar's, a setting) is the cache key; each route knows its own namespace.
+    return [
+        (re.compile(rf"^/{re.escape(route.namespace)}{route.pattern}$", re.IGNORECASE), route)
+        for route in (*ROUTES, *USER_ROUTES)
+    ]
 
 
 def match_route(path):

@@ -12,7 +12,8 @@ from .routes import ROUTES
 OPENAPI_VERSION = "3.0.0"
 # The product name stays untranslated, as the plugin's clients show it.
 TITLE = "The Events Calendar REST API"
-PATH_VARIABLE = re.compile(r"\(\?P<(\w+)>([^)]*)\)")
+# A named group, whose regex may hold one level of groups: `(?P<user_id>(?:\d+|me))`.
+PATH_VARIABLE = re.compile(r"\(\?P<(\w+)>((?:[^()]|\([^()]*\))*)\)")
 FORM = "application/x-www-form-urlencoded"
 JSON = "application/json"
 NUMBER_FORMATS = {"double", "float"}

@@ -1,4 +1,5 @@
-"""The route table of the namespace, in WordPress registration order.
+"""The route tables: the calendar's namespace, in WordPress registration order, and the few `wp/v2`
+routes that WordPress clients call for their credentials.
 
 Dispatch, the namespace index, OPTIONS answers and the OpenAPI document are all read from here.
 """
@@ -22,6 +23,14 @@ class Route:
     pattern: str
     viewset_path: str
     endpoints: tuple = field(default_factory=tuple)
+    # None: the calendar's namespace (`tribe/events/v1` by default, a setting).
+    namespace_override: str = None
+
+    @property
+    def namespace(self):
+        from ..conf import events_settings
+
+        return self.namespace_override or events_settings.namespace
 
     @cached_property
     def viewset(self):
@@ -95,4 +104,28 @@ ROUTES = (
     _term_single(f"/categories/{ID}", f"{VIEWS}.terms.CategoryViewSet"),
     _collection("/tags", f"{VIEWS}.terms.TagViewSet"),
     _term_single(f"/tags/{ID}", f"{VIEWS}.terms.TagViewSet"),
+)
+
+
+# WordPress core's application-password routes (WP_REST_Application_Passwords_Controller), which
+# clients written for WordPress call to make, list, check and revoke their credentials.
+WP_NAMESPACE = "wp/v2"
+APP_PASSWORDS = r"/users/(?P<user_id>(?:\d+|me))/application-passwords"
+APP_PASSWORD_VIEWS = f"{VIEWS}.application_passwords.ApplicationPasswordViewSet"
+
+USER_ROUTES = (
+    Route(
+        APP_PASSWORDS,
+        APP_PASSWORD_VIEWS,
+        (Endpoint(("GET",), "list"), Endpoint(("POST",), "create"), Endpoint(("DELETE",), "destroy_all")),
+        WP_NAMESPACE,
+    ),
+    # Before the UUID route, whose pattern would match "introspect" too.
+    Route(f"{APP_PASSWORDS}/introspect", APP_PASSWORD_VIEWS, (Endpoint(("GET",), "introspect"),), WP_NAMESPACE),
+    Route(
+        rf"{APP_PASSWORDS}/(?P<uuid>[\w\-]+)",
+        APP_PASSWORD_VIEWS,
+        (Endpoint(("GET",), "retrieve"), Endpoint(UPDATE_METHODS, "update"), Endpoint(("DELETE",), "destroy")),
+        WP_NAMESPACE,
+    ),
 )

@@ -1,6 +1,7 @@
 """Data model of the calendar: one module per record kind."""
 from .identity import PostIdentity, PostKind
 from .status import PostStatus
+from .application_password import ApplicationPassword
 from .attachment import Attachment
 from .term import Term, Category, Tag, Taxonomy
 from .venue import Venue
@@ -8,6 +9,7 @@ from .organizer import Organizer
 from .event import Event, EventOrganizer
 
 __all__ = [
+    "ApplicationPassword",
     "Attachment",
     "Category",
     "Event",

@@ -37,19 +37,19 @@ def endpoint_args(route, endpoint):
 
 
 def route_key(route):
-    return f"/{events_settings.namespace}{route.pattern}"
+    return f"/{route.namespace}{route.pattern}"
 
 
 def route_entry(request, route):
     entry = {
-        "namespace": events_settings.namespace,
+        "namespace": route.namespace,
         "methods": route.methods,
         "endpoints": [
             {"methods": list(endpoint.methods), "args": endpoint_args(route, endpoint) or []} for endpoint in route.endpoints
         ],
     }
     if not route.has_path_variable:
-        entry["_links"] = {"self": [{"href": f"{request.rest_root}{events_settings.namespace}{route.pattern}"}]}
+        entry["_links"] = {"self": [{"href": f"{request.rest_root}{route.namespace}{route.pattern}"}]}
     return entry
 
 

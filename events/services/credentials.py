@@ -1,0 +1,164 @@
+"""What HTTP Basic credentials are checked against, cheaply: application passwords and login passwords.
+
+An application password is 24 random letters and digits (about 143 bits), so it needs no slow hash:
+WordPress 6.8 stores it with a fast keyed hash, and so do we (HMAC-SHA256 keyed from SECRET_KEY).
+Checking one costs microseconds, where Django's login password hasher costs about half a second by
+design. A login password sent with every request would pay that each time; one that was checked once
+is remembered for a short time by this process, as a keyed digest bound to the stored password hash
+(never as plain text), so changing the password ends the memory at once.
+"""
+import datetime as dt
+import re
+import secrets
+import string
+import threading
+import time
+from collections import OrderedDict
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.crypto import constant_time_compare, salted_hmac
+
+from ..conf import events_settings
+from ..models import ApplicationPassword
+
+APP_PASSWORD_LENGTH = 24
+APP_PASSWORD_ALPHABET = string.ascii_letters + string.digits
+# WordPress strips everything but letters and digits from a presented application password, so the
+# spaces (or dashes) of the grouped form it is shown in may be kept or dropped by the client.
+_SEPARATORS = re.compile(r"[^A-Za-z0-9]")
+_APP_PASSWORD_SALT = "events.application-password"
+_LOGIN_MEMORY_SALT = "events.remembered-login-password"
+# WordPress records an application password's use at most once a day, so a read stays a read.
+USAGE_RECORD_INTERVAL = dt.timedelta(days=1)
+
+
+class DuplicateApplicationName(Exception):
+    """The user already has an application password of that name (WordPress refuses it with 409)."""
+
+
+# --- application passwords -----------------------------------------------------------------------
+
+
+def _secret_keys():
+    # Digests made before a SECRET_KEY rotation still match while the old key is a fallback.
+    return [settings.SECRET_KEY, *getattr(settings, "SECRET_KEY_FALLBACKS", [])]
+
+
+def application_password_digest(secret, key=None):
+    return salted_hmac(_APP_PASSWORD_SALT, secret, secret=key, algorithm="sha256").hexdigest()
+
+
+def grouped(secret):
+    """The form a new password is shown in: `abcd efgh ijkl mnop qrst uvwx`."""
+    return " ".join(secret[start : start + 4] for start in range(0, len(secret), 4))
+
+
+def presented_secret(password):
+    """The letters and digits of a presented password, or None if it cannot be an application password."""
+    secret = _SEPARATORS.sub("", password)
+    return secret if len(secret) == APP_PASSWORD_LENGTH else None
+
+
+@transaction.atomic
+def issue_application_password(record):
+    """Save the new `record` (its user, name and optional app_id set) with a fresh secret.
+
+    Returns the secret in grouped form. It exists only in the return value and in the client's
+    hands: whoever shows it must show it once.
+    """
+    user = record.user
+    # Locking the user's row makes the duplicate-name check hold under concurrent requests.
+    get_user_model()._default_manager.select_for_update().filter(pk=user.pk).first()
+    if ApplicationPassword.objects.filter(user=user, name=record.name).exists():
+        raise DuplicateApplicationName(record.name)
+    secret = "".join(secrets.choice(APP_PASSWORD_ALPHABET) for _ in range(APP_PASSWORD_LENGTH))
+    record.password_digest = application_password_digest(secret)
+    record.save()
+    return grouped(secret)
+
+
+def matching_application_password(candidates, password):
+    """The candidate application password `password` is, or None.
+
+    Every candidate is compared against every key in constant time, so the time taken does not tell
+    which candidate (or which part of a digest) came close.
+    """
+    secret = presented_secret(password)
+    if secret is None:
+        return None
+    digests = [application_password_digest(secret, key) for key in _secret_keys()]
+    found = None
+    for candidate in candidates:
+        for digest in digests:
+            if constant_time_compare(candidate.password_digest, digest) and found is None:
+                found = candidate
+    return found
+
+
+def record_application_password_use(record, ip_address, now=None):
+    """Note when and from where `record` was last used, at most once a day (one UPDATE, no read)."""
+    now = now or timezone.now()
+    if record.last_used is not None and record.last_used > now - USAGE_RECORD_INTERVAL:
+        return
+    # The condition repeats the check in SQL, so concurrent requests write once between them.
+    ApplicationPassword.objects.filter(pk=record.pk).filter(
+        Q(last_used__isnull=True) | Q(last_used__lte=now - USAGE_RECORD_INTERVAL)
+    ).update(last_used=now, last_ip=ip_address)
+    record.last_used, record.last_ip = now, ip_address
+
+
+# --- login passwords ----------------------------------------------------------------------------
+
+
+class RememberedLoginPasswords:
+    """Login passwords this process verified recently, as digests bound to each user's password hash.
+
+    An entry matches only the same user, the same password and the same stored hash: a new password,
+    or a rehash by Django, makes it stale. Deactivation and role changes need no hook, since every
+    request reads the user and their rights afresh. Wrong passwords are never remembered, so each
+    guess still pays the full hasher. Bounded in size (least recently used entries go first).
+    """
+
+    def __init__(self, max_entries=1024):
+        self.max_entries = max_entries
+        self._entries = OrderedDict()
+        self._lock = threading.Lock()
+
+    @staticmethod
+    def _digest(user, password):
+        value = f"{user.pk}\x00{user.password}\x00{password}"
+        return salted_hmac(_LOGIN_MEMORY_SALT, value, algorithm="sha256").digest()
+
+    def check(self, user, password):
+        """Whether `password` is `user`'s login password; the slow hasher runs only on a miss."""
+        lifetime = events_settings.LOGIN_PASSWORD_MEMORY_SECONDS
+        if lifetime > 0:
+            digest = self._digest(user, password)
+            with self._lock:
+                entry = self._entries.get(user.pk)
+            if entry is not None and entry[1] > time.monotonic() and constant_time_compare(entry[0], digest):
+                return True
+        if not user.check_password(password):
+            return False
+        if lifetime > 0:
+            # After check_password, which may have rehashed (and saved) the password.
+            self.remember(user, password, lifetime)
+        return True
+
+    def remember(self, user, password, lifetime):
+        with self._lock:
+            self._entries[user.pk] = (self._digest(user, password), time.monotonic() + lifetime)
+            self._entries.move_to_end(user.pk)
+            while len(self._entries) > self.max_entries:
+                self._entries.popitem(last=False)
+
+    def clear(self):
+        with self._lock:
+            self._entries.clear()
+
+
+remembered_login_passwords = RememberedLoginPasswords()
