@@ -6,8 +6,10 @@
 See bench/README.md for what each column means and the figures measured.
 """
 import argparse
+import base64
 import datetime as dt
 import http.client
+import itertools
 import json
 import math
 import os
@@ -39,6 +41,10 @@ READY_TIMEOUT = 60
 MAX_REQUESTS_PER_CLIENT = 1_000_000
 MAX_ERRORS_PER_CLIENT = 100
 SAMPLE_EVENT_IDS = 200
+# The signed rows' users and their login password; their application passwords are new each run.
+BENCH_READER, BENCH_WRITER = "bench-subscriber", "bench-editor"
+BENCH_PASSWORD = "bench-login-password"
+APP_PASSWORD, LOGIN_PASSWORD = "app password", "login password"
 
 # Run as a script, Python puts bench/ itself first on the path; the project root is what imports need.
 if sys.path and Path(sys.path[0]).resolve() == ROOT / "bench":
@@ -209,24 +215,85 @@ def describe_calendar():
     )
 
 
-def endpoints_for(calendar):
-    """Endpoint name → the paths its clients cycle through."""
+@dataclass
+class Load:
+    """What one endpoint's clients send: the paths they cycle through, headers, and a body maker."""
+
+    paths: list
+    headers: dict = field(default_factory=dict)
+    method: str = "GET"
+    # body(n) → bytes of the n-th request of a client (writes need distinct records).
+    body: object = None
+
+    @property
+    def anonymous(self):
+        return not self.headers and self.method == "GET"
+
+
+def signers():
+    """HTTP Basic headers of the signed rows: {row label: (reader's headers, writer's headers)}.
+
+    The reader is a subscriber, who sees exactly what an anonymous client sees, so a signed read
+    differs from the anonymous one only by what authentication costs; the writer is an editor.
+    Login passwords go through the site's real password hasher (PBKDF2 at Django's default
+    iterations), as in production.
+    """
+    from django.contrib.auth import get_user_model
+    from django.core.management import call_command
+
+    from events.models import ApplicationPassword
+    from events.services import credentials
+
+    headers = {APP_PASSWORD: [], LOGIN_PASSWORD: []}
+    for username, role in ((BENCH_READER, "subscriber"), (BENCH_WRITER, "editor")):
+        call_command("events_user", username, "--role", role, "--password", BENCH_PASSWORD, stdout=open(os.devnull, "w"))
+        user = get_user_model().objects.get(username=username)
+        ApplicationPassword.objects.filter(user=user).delete()
+        secret = credentials.issue_application_password(ApplicationPassword(user=user, name="bench"))
+        headers[APP_PASSWORD].append({"Authorization": basic_header(username, secret)})
+        headers[LOGIN_PASSWORD].append({"Authorization": basic_header(username, BENCH_PASSWORD)})
+    return {label: tuple(pair) for label, pair in headers.items()}
+
+
+def basic_header(username, password):
+    return "Basic " + base64.b64encode(f"{username}:{password}".encode()).decode()
+
+
+def new_event_body(n):
+    # Drafts: creating them leaves the lists measured in the same run as they were.
+    day = dt.date.today() + dt.timedelta(days=400 + n % 300)
+    return json.dumps(
+        {"title": f"Bench event {n}", "status": "draft", "start_date": f"{day} 10:00:00", "end_date": f"{day} 12:00:00"}
+    ).encode()
+
+
+def endpoints_for(calendar, signed):
+    """Endpoint name → the load its clients send. Writes come last, so reads see the seeded calendar."""
     from events.conf import events_settings
 
     api = f"/wp-json/{events_settings.namespace}"
-    return {
-        FLOOR: ["/bench/floor"],
-        "events?per_page=10": [f"{api}/events?per_page=10"],
-        "events?per_page=50": [f"{api}/events?per_page=50"],
-        # Many IDs rather than one, so the figure is not one hot row's.
-        "events/{id}": [f"{api}/events/{event_id}" for event_id in calendar.event_ids],
-        "events?categories=X&start_date=Y": [
-            f"{api}/events?{urlencode({'categories': calendar.category_slug, 'start_date': calendar.start_date})}"
-        ],
-        "venues?per_page=50": [f"{api}/venues?per_page=50"],
-        "organizers?per_page=50": [f"{api}/organizers?per_page=50"],
-        "categories?per_page=50": [f"{api}/categories?per_page=50"],
+    # Many IDs rather than one, so the figure is not one hot row's.
+    single_paths = [f"{api}/events/{event_id}" for event_id in calendar.event_ids]
+    endpoints = {
+        FLOOR: Load(["/bench/floor"]),
+        "events?per_page=10": Load([f"{api}/events?per_page=10"]),
+        "events?per_page=50": Load([f"{api}/events?per_page=50"]),
+        "events/{id}": Load(single_paths),
+        "events?categories=X&start_date=Y": Load(
+            [f"{api}/events?{urlencode({'categories': calendar.category_slug, 'start_date': calendar.start_date})}"]
+        ),
+        "venues?per_page=50": Load([f"{api}/venues?per_page=50"]),
+        "organizers?per_page=50": Load([f"{api}/organizers?per_page=50"]),
+        "categories?per_page=50": Load([f"{api}/categories?per_page=50"]),
     }
+    for credential, (reader, _writer) in signed.items():
+        endpoints[f"events/{{id}} [{credential}]"] = Load(single_paths, reader)
+        endpoints[f"events?per_page=10 [{credential}]"] = Load([f"{api}/events?per_page=10"], reader)
+    for credential, (_reader, writer) in signed.items():
+        endpoints[f"POST events [{credential}]"] = Load(
+            [f"{api}/events"], {**writer, "Content-Type": "application/json"}, "POST", new_event_body
+        )
+    return endpoints
 
 
 # --- server ----------------------------------------------------------------------------------
@@ -284,11 +351,11 @@ class Server:
         self.log.close()
 
 
-def fetch(port, path):
+def fetch(port, path, headers=None):
     """One GET on a new connection: (status, queries header, body)."""
     conn = http.client.HTTPConnection(HOST, port, timeout=REQUEST_TIMEOUT)
     try:
-        conn.request("GET", path, headers={"Accept": "application/json"})
+        conn.request("GET", path, headers={"Accept": "application/json", **(headers or {})})
         response = conn.getresponse()
         body = response.read()
         return response.status, response.getheader(QUERIES_HEADER), body
@@ -321,6 +388,8 @@ class Measurement:
     p50_ms: float
     p99_ms: float
     floor_ratio: float = None
+    # Signed rows: req/s as a share of the same anonymous endpoint's at the same concurrency.
+    anonymous_ratio: float = None
 
     @property
     def rps(self):
@@ -348,8 +417,10 @@ def percentile(sorted_values, fraction):
     return sorted_values[index]
 
 
-def client_loop(port, paths, slot, stride, duration, barrier, tally):
+def client_loop(port, load, slot, stride, duration, barrier, tally):
     """One keep-alive client: requests back to back until the duration is spent."""
+    paths = load.paths
+    headers = {"Accept": "application/json", **load.headers}
     conn = http.client.HTTPConnection(HOST, port, timeout=REQUEST_TIMEOUT)
     barrier.wait()
     tally.started = time.perf_counter()
@@ -360,9 +431,10 @@ def client_loop(port, paths, slot, stride, duration, barrier, tally):
         if sent >= deadline:
             break
         path = paths[index % len(paths)]
+        body = load.body(next(BODY_NUMBERS)) if load.body else None
         index += stride
         try:
-            conn.request("GET", path, headers={"Accept": "application/json"})
+            conn.request(load.method, path, body=body, headers=headers)
             response = conn.getresponse()
             response.read()
         except (OSError, http.client.HTTPException):
@@ -380,11 +452,15 @@ def client_loop(port, paths, slot, stride, duration, barrier, tally):
     conn.close()
 
 
-def drive(port, endpoint, paths, concurrency, duration):
+# Numbers of the write bodies, unique across clients and runs of one process.
+BODY_NUMBERS = itertools.count(int(time.time()))
+
+
+def drive(port, endpoint, load, concurrency, duration):
     tallies = [ClientTally() for _ in range(concurrency)]
     barrier = threading.Barrier(concurrency)
     threads = [
-        threading.Thread(target=client_loop, args=(port, paths, slot, concurrency, duration, barrier, tally), daemon=True)
+        threading.Thread(target=client_loop, args=(port, load, slot, concurrency, duration, barrier, tally), daemon=True)
         for slot, tally in enumerate(tallies)
     ]
     for thread in threads:
@@ -420,13 +496,14 @@ def with_per_page(path, per_page):
 def list_query_counts(port, endpoints):
     """Queries of every list at per_page=1 and per_page=50: they must be equal (no N+1)."""
     rows = []
-    for number, (name, paths) in enumerate(endpoints.items()):
-        if name == FLOOR or "?" not in paths[0]:
+    for number, (name, load) in enumerate(endpoints.items()):
+        if name == FLOOR or load.method != "GET" or "?" not in load.paths[0]:
             continue
         counts = []
         for per_page in (1, 50):
             # An unknown parameter (ignored by the API) makes a URL the read cache has never answered.
-            status, queries, _ = fetch(port, f"{with_per_page(paths[0], per_page)}&bench_uncached={number}")
+            path = f"{with_per_page(load.paths[0], per_page)}&bench_uncached={number}"
+            status, queries, _ = fetch(port, path, load.headers)
             counts.append((status, queries))
         rows.append((name, counts))
     return rows
@@ -442,13 +519,15 @@ def explain_endpoints(endpoints):
     from django.test.utils import CaptureQueriesContext
 
     client = Client(raise_request_exception=False, HTTP_HOST=HOST)
-    for name, paths in endpoints.items():
-        if name == FLOOR:
+    for name, load in endpoints.items():
+        if name == FLOOR or load.method != "GET":
             continue
-        client.get(paths[0])  # warm caches first, so the timings are steady-state ones
+        paths = load.paths
+        headers = {f"HTTP_{key.upper().replace('-', '_')}": value for key, value in load.headers.items()}
+        client.get(paths[0], **headers)  # warm caches first, so the timings are steady-state ones
         with CaptureQueriesContext(connection) as captured:
             started = time.perf_counter()
-            response = client.get(paths[0])
+            response = client.get(paths[0], **headers)
             total = time.perf_counter() - started
         timed = [(float(query["time"]), query["sql"]) for query in captured.captured_queries]
         in_sql = sum(seconds for seconds, _ in timed)
@@ -479,9 +558,22 @@ def explain_endpoints(endpoints):
 
 def add_floor_ratios(measurements):
     floors = {m.concurrency: m.rps for m in measurements if m.endpoint == FLOOR}
+    by_name = {(m.endpoint, m.concurrency): m.rps for m in measurements}
     for m in measurements:
         floor_rps = floors.get(m.concurrency)
         m.floor_ratio = m.rps / floor_rps if floor_rps else None
+        anonymous_rps = by_name.get((m.endpoint.split(" [")[0], m.concurrency)) if " [" in m.endpoint else None
+        m.anonymous_ratio = m.rps / anonymous_rps if anonymous_rps else None
+
+
+def hasher_milliseconds():
+    """What one verification of a login password costs with the site's first password hasher."""
+    from django.contrib.auth.hashers import check_password, make_password
+
+    encoded = make_password("bench-login-password")
+    started = time.perf_counter()
+    check_password("bench-login-password", encoded)
+    return (time.perf_counter() - started) * 1000
 
 
 def print_header(args, database_url, calendar):
@@ -503,6 +595,7 @@ def print_header(args, database_url, calendar):
     )
     print(f"  server:   gunicorn {gunicorn.__version__}, {args.workers} workers ({args.worker_class}{threads})")
     print(f"  clients:  keep-alive HTTP/1.1 on 127.0.0.1, {args.duration:g} s per measurement after {args.warmup:g} s warm-up")
+    print(f"  hasher:   {args.hasher_ms:.0f} ms per login password verification (what each signed request cost before)")
     cache = f"on, {args.read_cache} s, {args.redis_url}" if args.read_cache > 0 else "off"
     print(f"  read cache: {cache}")
     print(f"  X = {calendar.category_slug}, Y = {calendar.start_date}")
@@ -510,14 +603,18 @@ def print_header(args, database_url, calendar):
 
 def print_table(measurements):
     print()
-    header = f"{'endpoint':<34} {'conc':>4}  {'status':<10} {'req/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'queries':>7} {'vs floor':>8}"
+    header = (
+        f"{'endpoint':<42} {'conc':>4}  {'status':<10} {'req/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'queries':>7} "
+        f"{'vs floor':>8} {'vs anon':>7}"
+    )
     print(header)
     print("-" * len(header))
     for m in measurements:
         ratio = f"{m.floor_ratio * 100:.0f}%" if m.floor_ratio is not None else "-"
+        anonymous = f"{m.anonymous_ratio * 100:.0f}%" if m.anonymous_ratio is not None else "-"
         print(
-            f"{m.endpoint:<34} {m.concurrency:>4}  {m.status_label:<10} {m.rps:>9.1f} {m.p50_ms:>8.2f} "
-            f"{m.p99_ms:>8.2f} {m.queries_label:>7} {ratio:>8}"
+            f"{m.endpoint:<42} {m.concurrency:>4}  {m.status_label:<10} {m.rps:>9.1f} {m.p50_ms:>8.2f} "
+            f"{m.p99_ms:>8.2f} {m.queries_label:>7} {ratio:>8} {anonymous:>7}"
         )
 
 
@@ -545,31 +642,32 @@ def main(argv=None):
 
         # Seeding writes in bulk, which sends no signal: start from a fresh calendar version.
         read_cache.invalidate()
-    endpoints = endpoints_for(calendar)
+    endpoints = endpoints_for(calendar, signers())
     if args.endpoints:
         wanted = {name.strip() for name in args.endpoints.split(",")}
         unknown = wanted - set(endpoints)
         if unknown:
             sys.exit(f"unknown endpoints {sorted(unknown)}; known: {', '.join(endpoints)}")
-        endpoints = {name: paths for name, paths in endpoints.items() if name == FLOOR or name in wanted}
+        endpoints = {name: load for name, load in endpoints.items() if name == FLOOR or name in wanted}
     if args.explain:
         explain_endpoints(endpoints)
 
     from django.db import connections
 
     connections.close_all()
+    args.hasher_ms = hasher_milliseconds()
     args.load_before = os.getloadavg()[0]
     log_path = Path(tempfile.gettempdir()) / f"calendar-bench-gunicorn-{os.getpid()}.log"
     server = Server(database_url, args.workers, args.worker_class, args.threads, log_path)
     measurements = []
     try:
         server.wait_ready()
-        for name, paths in endpoints.items():
+        for name, load in endpoints.items():
             print(f"measuring {name} ...", flush=True)
             if args.warmup > 0:
-                drive(server.port, name, paths, max(args.concurrency), args.warmup)
+                drive(server.port, name, load, max(args.concurrency), args.warmup)
             for concurrency in args.concurrency:
-                measurements.append(drive(server.port, name, paths, concurrency, args.duration))
+                measurements.append(drive(server.port, name, load, concurrency, args.duration))
         query_rows = list_query_counts(server.port, endpoints)
     finally:
         server.stop()
@@ -587,6 +685,7 @@ def main(argv=None):
             "server": {"workers": args.workers, "worker_class": args.worker_class, "threads": args.threads},
             "read_cache_seconds": args.read_cache,
             "load_average": [args.load_before, os.getloadavg()[0]],
+            "hasher_ms": args.hasher_ms,
             "measurements": [{**asdict(m), "rps": m.rps} for m in measurements],
             "list_queries": {name: [q for _, q in counts] for name, counts in query_rows},
         }

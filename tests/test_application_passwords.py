@@ -523,3 +523,18 @@ def test_the_api_reference_page_lists_the_credential_routes(prefix, heading):
     assert heading in page
     for path in ("application-passwords", "application-passwords/introspect", "application-passwords/{uuid}"):
         assert f"http://testserver{prefix}/wp-json/wp/v2/users/{{user_id}}/{path}</code>" in page
+
+
+@pytest.mark.parametrize("credential", ["application", "login"])
+def test_a_signed_read_costs_two_queries_more_than_an_anonymous_one(issued, credential):
+    """One to find the user and their application passwords, one for their rights (not ModelBackend's two)."""
+    _record, password = issued
+    client = signed("ed", password if credential == "application" else LOGIN_PASSWORD)
+    event = make_event("Open day")
+    path = f"{API}/events/{event.pk}"
+    client.get(path)  # the once-a-day usage record and the remembered login password settle first
+    with CaptureQueriesContext(connection) as anonymous:
+        assert APIClient().get(path).status_code == 200
+    with CaptureQueriesContext(connection) as signed_read:
+        assert client.get(path).status_code == 200
+    assert len(signed_read.captured_queries) == len(anonymous.captured_queries) + 2
