@@ -21,8 +21,10 @@ demo: migrate
 	$(BIN)/python manage.py events_demo
 
 # DEBUG on by default here: runserver then serves the admin's static files and uploaded images.
+# PORT chooses the port (default 8000).
 run: demo
-	DEBUG=$${DEBUG:-true} $(BIN)/python manage.py runserver 127.0.0.1:8000
+	@echo "Serving the calendar on http://127.0.0.1:$${PORT:-8000}/ (admin: /admin/, API: /wp-json/)"
+	DEBUG=$${DEBUG:-true} $(BIN)/python manage.py runserver 127.0.0.1:$${PORT:-8000}
 
 test: install
 	$(BIN)/python -m pytest -n 2 --dist loadfile -q

@@ -1,6 +1,7 @@
 """Settings of the demo/deployment site, read from the environment (twelve-factor style).
 
-Environment variables: DATABASE_URL (default: SQLite file next to manage.py), SECRET_KEY,
+Environment variables: DATABASE_URL (default: SQLite file next to manage.py), DATABASE_CONNECT_TIMEOUT
+and DATABASE_STATEMENT_TIMEOUT (seconds, PostgreSQL), SECRET_KEY,
 DEBUG, ALLOWED_HOSTS (comma-separated), TIME_ZONE, EVENTS_IMAGE_IMPORT_ALLOWED_HOSTS.
 """
 import os
@@ -73,8 +74,19 @@ DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
         conn_max_age=int(os.environ.get("CONN_MAX_AGE", "60")),
+        # A kept connection the server closed meanwhile is replaced before use, not failed on.
+        conn_health_checks=True,
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # A database that accepts connections but never answers must not hold a worker: the API then
+    # answers 503 with Retry-After (events.api.errors.database_unavailable).
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {
+            "connect_timeout": int(os.environ.get("DATABASE_CONNECT_TIMEOUT", "5")),
+            "options": f"-c statement_timeout={int(os.environ.get('DATABASE_STATEMENT_TIMEOUT', '30')) * 1000}",
+        }
+    )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

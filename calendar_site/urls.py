@@ -27,4 +27,5 @@ if settings.DEBUG:
 # they own the site root.
 urlpatterns += i18n_patterns(path("", include("events.public.urls")), prefix_default_language=False)
 
+handler400 = "events.public.views.bad_request"
 handler404 = "events.public.views.page_not_found"

@@ -21,6 +21,7 @@ from . import roles
 from .cost import parse_cost_input
 from .models import ApplicationPassword, Attachment, Category, Event, EventOrganizer, Organizer, PostStatus, Tag, Taxonomy, Term, Venue
 from .services import credentials
+from .numbers import is_ascii_digits
 from .services import terms as term_service
 from .services.images import ALLOWED_FORMATS, delete_files, generate_sizes
 from .services.schedule import set_event_times, site_zone_name, wall_clock
@@ -247,7 +248,7 @@ class CategoryListFilter(admin.SimpleListFilter):
         return [(str(category.pk), category.name) for category in Category.objects.order_by("name_en", "pk")]
 
     def queryset(self, request, queryset):
-        if self.value() and self.value().isdigit():
+        if is_ascii_digits(self.value()):
             return queryset.filter(terms__pk=int(self.value()))
         return queryset
 

@@ -32,6 +32,9 @@ DEFAULTS = {
     # Seconds a process remembers a login password it verified (as a digest bound to the stored
     # hash), so signed requests do not pay the slow password hasher each time (0: never).
     "LOGIN_PASSWORD_MEMORY_SECONDS": 300,
+    # Origins (e.g. "https://app.example.org") whose pages may send the visitor's session cookie to
+    # the API: they get Access-Control-Allow-Credentials. Other origins get CORS for anonymous use.
+    "CORS_CREDENTIALS_ORIGINS": [],
     # Seconds an anonymous API read may be served from the cache (0: never); see api/read_cache.py.
     "READ_CACHE_SECONDS": 0,
     # The entry of CACHES holding those reads; it must be shared by all the site's processes.

@@ -116,11 +116,11 @@ def test_session_write_without_nonce_is_anonymous(foreign_rest_settings):
     assert_contract_error(response, 401, "rest_forbidden")
 
 
-def test_session_read_is_authenticated(foreign_rest_settings):
+def test_session_read_without_nonce_is_anonymous(foreign_rest_settings):
     client = APIClient(enforce_csrf_checks=True)
     client.force_login(make_user("editor"))
     draft = make_event(status="draft")
-    assert client.get(f"{API}/events/{draft.pk}").status_code == 200
+    assert client.get(f"{API}/events/{draft.pk}").status_code == 403
 
 
 @pytest.mark.parametrize("path", ["/nowhere", "/events/999999999"], ids=["unknown-route", "unknown-event"])

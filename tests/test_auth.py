@@ -142,10 +142,34 @@ class TestSession:
         client.cookies["csrftoken"] = secret
         return client, _mask_cipher_secret(secret)
 
-    def test_session_reads_are_authenticated(self, session_client):
+    @pytest.mark.parametrize("header", ["HTTP_X_WP_NONCE", "HTTP_X_CSRFTOKEN"])
+    def test_session_reads_with_the_nonce_are_authenticated(self, session_client, header):
+        client, token = session_client
+        event = make_event(status="draft")
+        assert client.get(f"{API}/events/{event.pk}", **{header: token}).status_code == 200
+
+    def test_session_reads_without_the_nonce_are_anonymous(self, session_client):
+        """A page on another site can make the browser send the cookie, never the nonce (WordPress's rule)."""
         client, _ = session_client
         event = make_event(status="draft")
-        assert client.get(f"{API}/events/{event.pk}").status_code == 200
+        response = client.get(f"{API}/events/{event.pk}", HTTP_ORIGIN="https://sibling.example")
+        assert response.status_code == 403
+        assert response.json()["code"] == "event-not-accessible"
+        listing = client.get(f"{API}/events", {"status": "draft"})
+        assert listing.status_code == 400  # only `publish` may be asked for anonymously
+
+    def test_session_read_with_a_wrong_nonce_is_403(self, session_client):
+        client, _ = session_client
+        response = client.get(API, HTTP_X_WP_NONCE="x" * 64)
+        assert response.status_code == 403
+        assert response.json()["code"] == "rest_cookie_invalid_nonce"
+
+    def test_the_admin_and_public_pages_keep_working_with_the_session(self):
+        client = APIClient(enforce_csrf_checks=True)
+        client.force_login(make_user("editor", is_staff=True))
+        assert client.get("/admin/").status_code == 200
+        assert client.get("/admin/events/event/").status_code == 200
+        assert client.get("/events/").status_code == 200
 
     def test_write_without_token_is_anonymous_401(self, session_client):
         client, _ = session_client

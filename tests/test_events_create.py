@@ -7,7 +7,7 @@ from django.utils import translation
 
 from events.models import Attachment, Event, EventOrganizer, Organizer, PostIdentity, PostStatus, Term, Venue
 
-from .conftest import API, RoleClient
+from .conftest import API, RoleClient, post_json
 from .factories import make_category, make_event, make_image, make_organizer, make_tag, make_user, make_venue
 from .test_images import ImageServer, image_bytes
 
@@ -324,28 +324,51 @@ def test_an_end_before_the_start_moves_to_the_start(editor):
     "fields, expected",
     [
         ({"date": "2020-03-04 05:06:07"}, ("2020-03-04 05:06:07", "2020-03-04 05:06:07")),
-        ({"date": "2020-03-04 05:06:07", "timezone": "Asia/Shanghai"}, ("2020-03-03 21:06:07", "2020-03-03 21:06:07")),
+        # WordPress reads `date` (post_date) in the site's zone, never in the event's.
+        ({"date": "2020-03-04 05:06:07", "timezone": "Asia/Shanghai"}, ("2020-03-04 05:06:07", "2020-03-04 05:06:07")),
         ({"date_utc": "2020-03-04 05:06:07"}, ("2020-03-04 05:06:07", "2020-03-04 05:06:07")),
         ({"date": "2020-01-01 00:00:00", "date_utc": "2020-03-04 05:06:07"}, ("2020-03-04 05:06:07", "2020-03-04 05:06:07")),
     ],
-    ids=["date-site-zone", "date-in-event-zone", "date-utc", "date-utc-wins"],
+    ids=["date-site-zone", "date-not-in-event-zone", "date-utc", "date-utc-wins"],
 )
 def test_publication_date(editor, fields, expected):
     body = create(editor, **fields).json()
     assert (body["date"], body["date_utc"]) == expected
 
 
+@pytest.mark.parametrize("action", ["create", "update"])
+def test_date_is_read_in_the_site_zone_whatever_the_event_zone(editor, settings, action):
+    settings.TIME_ZONE = "Europe/Berlin"
+    fields = {"date": "tomorrow 9am", "timezone": "America/New_York"}
+    if action == "create":
+        body = create(editor, **fields).json()
+    else:
+        event_id = create(editor).json()["id"]
+        body = post_json(editor, f"/events/{event_id}", fields).json()
+    assert body["date"].endswith(" 09:00:00")
+
+
 EDGE_DATES = [
     ({"timezone": "UTC-5", "start_date": "2030-01-01 10:00", "end_date": "9999-12-31 23:30"}, "end_date"),
     ({"timezone": "Asia/Tokyo", "start_date": "0001-01-01 01:00", "end_date": "2030-01-01 10:00"}, "start_date"),
     ({"timezone": "UTC-5", "all_day": True, "start_date": "2030-01-01 10:00", "end_date": "9999-12-31 10:00"}, "end_date"),
-    ({"timezone": "Asia/Tokyo", "date": "0001-01-01 01:00:00"}, "date"),
-    ({"date": "9999-12-31 23:00:00", "timezone": "America/New_York"}, "date"),
 ]
 
 
 @pytest.mark.parametrize(
-    "fields, name", EDGE_DATES, ids=["end-after-utc", "start-before-utc", "all-day-end-after-utc", "date-before-utc", "date-after-utc"]
+    "site_zone, date", [("Asia/Tokyo", "0001-01-01 01:00:00"), ("America/New_York", "9999-12-31 23:00:00")], ids=["before-utc", "after-utc"]
+)
+def test_publication_dates_that_do_not_exist_in_utc_are_refused(editor, settings, site_zone, date):
+    settings.TIME_ZONE = site_zone
+    before = table_counts()
+    response = create(editor, date=date)
+    assert response.status_code == 400
+    assert list(response.json()["data"]["params"]) == ["date"]
+    assert table_counts() == before
+
+
+@pytest.mark.parametrize(
+    "fields, name", EDGE_DATES, ids=["end-after-utc", "start-before-utc", "all-day-end-after-utc"]
 )
 def test_dates_that_do_not_exist_in_utc_are_refused(editor, fields, name):
     before = table_counts()

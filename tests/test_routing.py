@@ -63,7 +63,17 @@ def test_options_answers_with_the_route_entry_and_cors(api):
     assert body["methods"] == ["GET", "POST"]
     assert [endpoint["methods"] for endpoint in body["endpoints"]] == [["GET"], ["POST"]]
     assert response["Access-Control-Allow-Origin"] == "https://widget.example"
-    assert response["Access-Control-Allow-Credentials"] == "true"
+    # No origin may send the visitor's cookie unless the site lists it.
+    assert "Access-Control-Allow-Credentials" not in response
+
+
+def test_listed_origins_may_send_credentials(api, settings):
+    settings.EVENTS = {"CORS_CREDENTIALS_ORIGINS": ["https://app.example"]}
+    listed = api.get(f"{API}/events", HTTP_ORIGIN="https://app.example")
+    assert listed["Access-Control-Allow-Credentials"] == "true"
+    other = api.get(f"{API}/events", HTTP_ORIGIN="https://app.example.evil")
+    assert other["Access-Control-Allow-Origin"] == "https://app.example.evil"
+    assert "Access-Control-Allow-Credentials" not in other
 
 
 def test_method_override_dispatches_as_the_given_method(api):

@@ -26,7 +26,9 @@ class BasicAuthentication(authentication.BasicAuthentication):
         user = None
         if credentials.presented_secret(password) is not None:
             candidates = list(
-                ApplicationPassword.objects.select_related("user").filter(**{f"user__{user_model.USERNAME_FIELD}": userid})
+                ApplicationPassword.objects.select_related("user")
+                .filter(**{f"user__{user_model.USERNAME_FIELD}": userid})
+                .order_by()
             )
             match = credentials.matching_application_password(candidates, password)
             if match is not None:
@@ -75,29 +77,40 @@ class TokenAuthentication(authentication.TokenAuthentication):
 
 
 class SessionAuthentication(authentication.SessionAuthentication):
-    """The browser session, mapped onto WordPress's cookie + nonce rules.
+    """The browser session, mapped onto WordPress's cookie + nonce rules (auth.md §1).
 
-    An unsafe request without an anti-forgery token is treated as anonymous (WordPress ignores a
-    cookie without a nonce); a wrong token is 403 rest_cookie_invalid_nonce. The token may come in
-    `X-WP-Nonce` (what WordPress clients send) or `X-CSRFToken`.
+    A request of any method, reads included, counts as signed in only with the anti-forgery token
+    (WordPress's nonce) in `X-WP-Nonce` or `X-CSRFToken`; without one it is anonymous, as WordPress
+    treats a cookie without a nonce, so a page on another site cannot read drafts through a
+    visitor's session. A wrong token is 403 rest_cookie_invalid_nonce.
     """
 
     def authenticate(self, request):
         user = getattr(request._request, "user", None)
         if user is None or not user.is_active or not user.is_authenticated:
             return None
-        if request.method in SAFE_METHODS:
-            return (user, None)
         django_request = request._request
         nonce = django_request.META.get("HTTP_X_WP_NONCE")
         if nonce and not django_request.META.get("HTTP_X_CSRFTOKEN"):
             django_request.META["HTTP_X_CSRFTOKEN"] = nonce
-        if not (django_request.META.get("HTTP_X_CSRFTOKEN") or nonce):
+        if not django_request.META.get("HTTP_X_CSRFTOKEN"):
             return None
         try:
-            # The Django request, not DRF's: the CSRF check reads request.POST, and this API parses
-            # bodies itself (DRF has no parsers configured here and would refuse the body).
-            self.enforce_csrf(django_request)
+            self.check_nonce(django_request)
         except exceptions.PermissionDenied:
             raise ApiError("rest_cookie_invalid_nonce", _("Cookie check failed."), 403) from None
         return (user, None)
+
+    def check_nonce(self, django_request):
+        """Django's CSRF check, which skips safe methods: a read is checked as a write would be.
+
+        The Django request, not DRF's: the check reads request.POST, and this API parses bodies
+        itself (DRF has no parsers configured here and would refuse the body).
+        """
+        method = django_request.method
+        if method in SAFE_METHODS:
+            django_request.method = "POST"
+        try:
+            self.enforce_csrf(django_request)
+        finally:
+            django_request.method = method

@@ -1,5 +1,6 @@
 """A human-readable API reference page, rendered from the same OpenAPI document the `doc` route serves."""
 from django.conf import settings
+from django.middleware.csrf import get_token
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils import translation
@@ -119,6 +120,8 @@ def api_browser(request):
         "operations": list(_operations(document)),
         "schemas": _schemas(document),
         "credential_routes": _credential_routes(request.rest_root),
+        # The CSRF token, sent as X-WP-Nonce by the page's requests (an anonymous visitor's is unused).
+        "nonce": get_token(request),
         "languages": _language_links(request),
     }
     return render(request, "events/api_browser.html", context)

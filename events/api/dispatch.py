@@ -71,8 +71,11 @@ def rest_dispatch(request, path=""):
         response = _cached_or_dispatched(request, route_path)
     except errors.ApiError as error:
         response = error.as_response()
+    except errors.DATABASE_FAILURES as error:
+        errors.logger.warning("Database unavailable while serving %s %s: %s", request.method, request.get_full_path(), error)
+        response = errors.database_unavailable().as_response()
     except Exception:  # noqa: BLE001 - the contract promises a JSON error, never an HTML 500
-        errors.logger.exception("Unhandled error while routing %s", request.path)
+        errors.logger.exception("Unhandled error while serving %s %s", request.method, request.get_full_path())
         response = errors.internal_error().as_response()
     response = render(response)
     _add_wordpress_headers(request, response, route_path)
@@ -153,9 +156,12 @@ def _add_wordpress_headers(request, response, route_path):
         response["Allow"] = ", ".join(_allowed_methods(request, route))
     origin = request.META.get("HTTP_ORIGIN")
     if origin:
+        # Every origin may read what anonymous clients read (and sign with Basic credentials of its
+        # own); only the listed ones may have the browser attach the visitor's session cookie.
         response["Access-Control-Allow-Origin"] = origin
         response["Access-Control-Allow-Methods"] = "OPTIONS, GET, POST, PUT, PATCH, DELETE"
-        response["Access-Control-Allow-Credentials"] = "true"
+        if origin in events_settings.CORS_CREDENTIALS_ORIGINS:
+            response["Access-Control-Allow-Credentials"] = "true"
         response["Access-Control-Expose-Headers"] = "X-WP-Total, X-WP-TotalPages, Link"
         response["Access-Control-Allow-Headers"] = CORS_ALLOW_HEADERS
         response["Vary"] = "Origin"

@@ -2,22 +2,26 @@
 import logging
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.db import InterfaceError, OperationalError
 from django.http import Http404
 from django.utils.translation import gettext_lazy as _
 from rest_framework import exceptions as drf_exceptions
 from rest_framework.response import Response
 
 logger = logging.getLogger("events.api")
+# What a database that is down, unreachable, restarting or past its statement timeout raises.
+DATABASE_FAILURES = (OperationalError, InterfaceError)
 
 
 class ApiError(Exception):
     """A refusal with the contract's `code`, HTTP status, translatable message and extra `data` keys."""
 
-    def __init__(self, code, message, status, **data):
+    def __init__(self, code, message, status, headers=None, **data):
         super().__init__(code)
         self.code = code
         self.message = message
         self.status = status
+        self.headers = headers or {}
         self.data = data
 
     def as_body(self):
@@ -26,7 +30,7 @@ class ApiError(Exception):
         return {"code": self.code, "message": str(self.message), "data": data}
 
     def as_response(self):
-        return Response(self.as_body(), status=self.status)
+        return Response(self.as_body(), status=self.status, headers=self.headers)
 
 
 def _resolve(value):
@@ -52,6 +56,16 @@ def invalid_json(error):
         json_error_code=4,
         json_error_message=str(error),
     )
+
+
+def body_too_large():
+    """Past DATA_UPLOAD_MAX_MEMORY_SIZE (2.5 MB by default); no record of this API comes near it."""
+    return ApiError("rest_request_too_large", _("The request body is too large."), 413)
+
+
+def invalid_body(error):
+    """A form body that cannot be read (a multipart body without a boundary, too many fields)."""
+    return ApiError("rest_invalid_body", _("The request body could not be read."), 400, body_error_message=str(error))
 
 
 def missing_params(names):
@@ -85,6 +99,20 @@ def forbidden(user):
     return ApiError("rest_forbidden", _("Sorry, you are not allowed to do that."), status)
 
 
+# Seconds a client is asked to wait after a database failure: long enough for a restart or failover.
+DATABASE_RETRY_AFTER = 5
+
+
+def database_unavailable():
+    """The database refused, dropped or timed out: the service is unavailable, not broken (503)."""
+    return ApiError(
+        "rest_database_unavailable",
+        _("The calendar's database is not available right now. Try again shortly."),
+        503,
+        headers={"Retry-After": str(DATABASE_RETRY_AFTER)},
+    )
+
+
 def internal_error():
     return ApiError("rest_internal_error", _("The server could not complete the request."), 500)
 
@@ -105,5 +133,10 @@ def exception_handler(exc, context):
         return invalid_json(exc.detail).as_response()
     if isinstance(exc, drf_exceptions.APIException):
         return ApiError(exc.default_code, str(exc.detail), exc.status_code).as_response()
-    logger.exception("Unhandled error while serving %s", getattr(request, "path", "?"))
+    if isinstance(exc, DATABASE_FAILURES):
+        logger.warning("Database unavailable while serving %s: %s", getattr(request, "path", "?"), exc)
+        return database_unavailable().as_response()
+    logger.exception(
+        "Unhandled error while serving %s %s", getattr(request, "method", "?"), getattr(request, "get_full_path", lambda: "?")()
+    )
     return internal_error().as_response()

@@ -12,6 +12,7 @@ from rest_framework import serializers
 from .. import dates
 from . import errors
 from ..conf import events_settings
+from ..numbers import is_ascii_digits, parse_int
 from .parsing import split_list
 
 # The values of the language parameter, in the order the index and the doc route publish them
@@ -19,6 +20,17 @@ from .parsing import split_list
 LANGUAGE_CODES = ("zh-hans", "zh-hant", "en")
 
 INVALID = _("Invalid parameter.")
+
+
+# Caps on what one request may name, far above real use (decisions.md "Hardening"): each named
+# term or organizer of a write may create a record, and each listed ID widens a query.
+MAX_LIST_ITEMS = 500
+MAX_TERMS_PER_WRITE = 100
+MAX_ORGANIZERS_PER_WRITE = 100
+
+
+def too_many(name, limit):
+    return _("%(param)s names more than %(max)s items.") % {"param": name, "max": limit}
 
 
 # IDs beyond the 64-bit range cannot name a record; the databases refuse to compare with them.
@@ -31,7 +43,7 @@ def parse_record_id(value):
         return None
     if isinstance(value, float) and value.is_integer():
         value = int(value)
-    if isinstance(value, str) and value.strip().isdigit():
+    if isinstance(value, str) and is_ascii_digits(value.strip()):
         value = int(value.strip())
     if isinstance(value, int) and 0 < value <= MAX_RECORD_ID:
         return value
@@ -113,8 +125,8 @@ class IntegerParam(WPParamMixin, serializers.Field):
             self.type_error()
         if isinstance(data, int):
             value = data
-        elif isinstance(data, str) and data.strip().lstrip("+-").isdigit():
-            value = int(data.strip())
+        elif parse_int(data, signed=True) is not None:
+            value = parse_int(data, signed=True)
         elif isinstance(data, float) and data.is_integer():
             value = int(data)
         else:
@@ -136,7 +148,7 @@ class PositiveIntegerParam(IntegerParam):
 
     def to_internal_value(self, data):
         # The validator runs first and says "Invalid parameter." for 0, -1 and "foo" alike.
-        if isinstance(data, bool) or not (isinstance(data, int) or (isinstance(data, str) and data.strip().isdigit())):
+        if isinstance(data, bool) or not (isinstance(data, int) or is_ascii_digits(data.strip() if isinstance(data, str) else None)):
             self.refuse()
         return super().to_internal_value(data)
 
@@ -177,7 +189,7 @@ class StringParam(WPParamMixin, serializers.Field):
     def to_internal_value(self, data):
         if not isinstance(data, str):
             self.type_error()
-        if self.non_empty and data == "" or contains_nul(data):
+        if self.non_empty and data == "":
             self.refuse()
         if self.max_length is not None and len(data) > self.max_length:
             self.refuse(_("%(param)s is longer than %(max)s characters.") % {"param": self.field_name, "max": self.max_length})
@@ -256,6 +268,8 @@ class ListParam(WPParamMixin, serializers.Field):
 
     def to_internal_value(self, data):
         items = split_list(data)
+        if len(items) > MAX_LIST_ITEMS:
+            self.refuse(too_many(self.field_name, MAX_LIST_ITEMS))
         if self.item_validator is not None:
             return self.item_validator(self, items)
         return items
@@ -288,14 +302,14 @@ class Params(serializers.Serializer):
             raise errors.missing_params(missing)
         reasons, details = {}, {}
         for name, messages in failures.items():
-            first = _first_error(messages)
+            first = first_error(messages)
             reasons[name] = str(first)
-            if first.code in ("rest_invalid_type", "rest_not_in_enum"):
+            if first.code in ("rest_invalid_type", "rest_not_in_enum", "rest_invalid_param"):
                 details[name] = {"code": first.code, "message": str(first), "data": {"param": name}}
         raise errors.invalid_params(reasons, details)
 
 
-def _first_error(messages):
+def first_error(messages):
     """The first ErrorDetail of a field's errors (nested serializers give dicts)."""
     while isinstance(messages, (list, dict)):
         messages = next(iter(messages.values())) if isinstance(messages, dict) else messages[0]

@@ -5,11 +5,18 @@ Precedence when a name appears in several places: JSON body > form body > query 
 import json
 import re
 from io import BytesIO
+
+from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent
+from django.http.multipartparser import MultiPartParserError
 from urllib.parse import parse_qsl, unquote
 
 from . import errors
+from ..numbers import is_ascii_digits
 
 BODY_METHODS = {"POST", "PUT", "PATCH", "DELETE"}
+# No parameter of this API nests deeper than a few levels; deeper input would only feed recursion.
+# (PHP drops bracket keys past its max_input_nesting_level of 64 the same way.)
+MAX_NESTING = 32
 _BRACKET_KEY = re.compile(r"^([^\[]+)((?:\[[^\]]*\])*)$")
 
 
@@ -27,6 +34,8 @@ def parse_php_pairs(pairs):
             continue
         name, brackets = match.group(1), match.group(2)
         path = re.findall(r"\[([^\]]*)\]", brackets) if brackets else []
+        if len(path) >= MAX_NESTING:
+            continue
         _assign(result, [name, *path], value)
     return _listify(result)
 
@@ -35,7 +44,7 @@ def _assign(container, path, value):
     head, rest = path[0], path[1:]
     if head == "":
         # `key[]`: append, as PHP does, using the next free integer key.
-        head = str(sum(1 for k in container if k.isdigit()))
+        head = str(sum(1 for k in container if is_ascii_digits(k)))
     if not rest:
         container[head] = value
         return
@@ -51,7 +60,7 @@ def _listify(node):
     if not isinstance(node, dict):
         return node
     converted = {key: _listify(value) for key, value in node.items()}
-    if converted and all(key.isdigit() for key in converted):
+    if converted and all(is_ascii_digits(key) for key in converted):
         return [converted[key] for key in sorted(converted, key=int)]
     return converted
 
@@ -65,28 +74,64 @@ def _content_type(request):
 
 
 def parse_body(request):
-    """(json_params, form_params) of the request body; a JSON body that does not parse is a 400."""
+    """(json_params, form_params) of the request body.
+
+    A body over Django's DATA_UPLOAD_MAX_MEMORY_SIZE is 413; JSON that does not parse, nests deeper than
+    MAX_NESTING or holds a lone UTF-16 surrogate (which no database stores) is 400
+    rest_invalid_json; a multipart body without a usable boundary is 400 rest_invalid_body.
+    """
     if request.method not in BODY_METHODS:
         return {}, {}
     content_type = _content_type(request)
-    if content_type == "application/json" or content_type.endswith("+json"):
-        raw = request.body
-        if not raw.strip():
-            return {}, {}
-        try:
-            data = json.loads(raw)
-        except (ValueError, UnicodeDecodeError) as error:
-            raise errors.invalid_json(error) from None
-        return (data if isinstance(data, dict) else {}), {}
-    if content_type == "multipart/form-data":
-        form = _multipart_form(request)
-        pairs = [(key, value) for key in form for value in form.getlist(key)]
-        return {}, parse_php_pairs(pairs)
-    if content_type in ("", "application/x-www-form-urlencoded"):
-        raw = request.body.decode("utf-8", errors="replace")
-        return {}, parse_query_string(raw)
+    try:
+        if content_type == "application/json" or content_type.endswith("+json"):
+            return _json_body(request.body), {}
+        if content_type == "multipart/form-data":
+            form = _multipart_form(request)
+            pairs = [(key, value) for key in form for value in form.getlist(key)]
+            return {}, parse_php_pairs(pairs)
+        if content_type in ("", "application/x-www-form-urlencoded"):
+            raw = request.body.decode("utf-8", errors="replace")
+            return {}, parse_query_string(raw)
+    except RequestDataTooBig:
+        raise errors.body_too_large() from None
+    except (MultiPartParserError, TooManyFieldsSent, TooManyFilesSent) as error:
+        raise errors.invalid_body(error) from None
     # Any other content type is not read: its parameters are simply absent (no 415).
     return {}, {}
+
+
+def _json_body(raw):
+    if not raw.strip():
+        return {}
+    try:
+        data = json.loads(raw)
+    except (ValueError, UnicodeDecodeError, RecursionError) as error:
+        raise errors.invalid_json(error) from None
+    problem = _unstorable(data)
+    if problem:
+        raise errors.invalid_json(ValueError(problem)) from None
+    return data if isinstance(data, dict) else {}
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _unstorable(value):
+    """Why a parsed JSON body cannot be taken, or None: nesting past MAX_NESTING, or a lone
+    UTF-16 surrogate ("\\ud800") in a string, which UTF-8 (and so no database) can hold."""
+    pending = [(value, 1)]
+    while pending:
+        item, depth = pending.pop()
+        if isinstance(item, str):
+            if _SURROGATE.search(item):
+                return "lone UTF-16 surrogate in a string"
+        elif isinstance(item, (dict, list)):
+            if depth > MAX_NESTING:
+                return f"nested deeper than {MAX_NESTING} levels"
+            children = [*item.keys(), *item.values()] if isinstance(item, dict) else item
+            pending.extend((child, depth + 1) for child in children)
+    return None
 
 
 def _multipart_form(request):
@@ -127,7 +172,7 @@ def split_list(value):
 
 
 def _numeric(text):
-    return int(text) if text.isdigit() else text
+    return int(text) if is_ascii_digits(text) else text
 
 
 TRUTHY_WORDS = {"1", "true", "yes", "y", "on", "enable", "enabled"}

@@ -28,6 +28,7 @@ from ..models import Category, Event, Organizer, PostIdentity, PostKind, PostSta
 from ..text import autop, normalize_lookup_slug
 from . import display, queries
 from .markup import clean_html
+from ..numbers import is_ascii_digits
 from .discovery import discover, rest_root
 
 PASSWORD_COOKIE = "events_post_password"
@@ -50,11 +51,15 @@ def html_message(message, **values):
     return mark_safe(conditional_escape(message) % {name: clean_html(value, inline=True) for name, value in values.items()})  # noqa: S308
 
 
+# Pages past this would ask the database for an offset beyond its integer range.
+MAX_PAGE = 10**9
+
+
 def page_number(request):
     raw = request.GET.get("page")
     if raw is None:
         return 1
-    if not raw.isdigit() or int(raw) < 1:
+    if not is_ascii_digits(raw) or not 1 <= int(raw) <= MAX_PAGE:
         raise BadRequest("page must be a positive integer")
     return int(raw)
 
@@ -116,6 +121,16 @@ class PublicPage(View):
         # The links builders of the API read the REST root to find the site home in this language.
         request.rest_root = rest_root(request) or request.build_absolute_uri(reverse("events_public:home")) + "wp-json/"
         self.records, self.tokens = [], []
+
+    def dispatch(self, request, *args, **kwargs):
+        # Answered here rather than raised to Django, whose DEBUG pages would show a visitor's
+        # malformed URL as a stack trace: every 4xx of the calendar looks like the calendar.
+        try:
+            return super().dispatch(request, *args, **kwargs)
+        except Http404:
+            return page_not_found(request)
+        except BadRequest:
+            return bad_request(request)
 
     def get(self, request, *args, **kwargs):
         context = self.load(**kwargs)
@@ -227,7 +242,7 @@ class UpcomingEvents(EventList):
 
     def record_by_id(self, raw_id):
         """`/?post_type=…&p={id}`, the URL the API gives records without a public path yet (README §6)."""
-        if not raw_id.isdigit() or len(raw_id) > 18:
+        if not is_ascii_digits(raw_id) or len(raw_id) > 18:
             raise Http404("No such record")
         models = {PostKind.EVENT: Event, PostKind.VENUE: Venue, PostKind.ORGANIZER: Organizer}
         model = models.get(PostIdentity.kind_of(int(raw_id)))
@@ -550,9 +565,23 @@ class NotFoundPage(PublicPage):
         return {"heading": _("Page not found")}
 
 
+class BadRequestPage(NotFoundPage):
+    def load(self, **kwargs):
+        return {"heading": _("This address is not valid")}
+
+
 def page_not_found(request, exception=None):
     """A site's `handler404`: the calendar's look, and discovery like every other page."""
-    view = NotFoundPage()
+    return _error_page(NotFoundPage, request, 404)
+
+
+def bad_request(request, exception=None):
+    """A malformed page number, month or record ID: 400 with the calendar's look (also a `handler400`)."""
+    return _error_page(BadRequestPage, request, 400)
+
+
+def _error_page(page_class, request, status):
+    view = page_class()
     view.setup(request)
     view.cacheable = False
-    return view.respond(view.load(), status=404)
+    return view.respond(view.load(), status=status)

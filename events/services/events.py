@@ -4,9 +4,8 @@ Shared by the API and the admin. Fields are keyed by API parameter name and hold
 values (events.api.serializers.event_write); only the fields given change.
 """
 import datetime as dt
-import hashlib
 
-from django.db import DatabaseError, connection, transaction
+from django.db import DatabaseError, transaction
 from django.utils import timezone
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
@@ -19,7 +18,9 @@ from ..models import Event, EventOrganizer, Organizer, PostKind, PostStatus, Tax
 from ..text import sanitize_title
 from . import linked
 from .images import ImageImportError, delete_files, import_image_from_url
-from .schedule import set_event_times, site_zone_name, wall_clock, zone_for
+from ..numbers import is_ascii_digits
+from .locks import lock_until_commit
+from .schedule import apply_publication_date, set_event_times, site_zone_name, wall_clock, zone_for
 from .slugs import UNSLUGGED_STATUSES, assign_post_slug, unique_slug
 from .terms import recount_terms, resolve_terms
 
@@ -102,7 +103,7 @@ def _write(event, user, fields, creating, imported):
         elif creating:
             # A REST-created event stores false for the map flags unless true is sent (events.md §4.1).
             setattr(event, name, False)
-    _apply_date(event, fields, now)
+    apply_publication_date(event, fields, now)
     _apply_image(event, fields, user, imported)
     if "venue" in fields:
         event.venue = _resolve_venue(fields["venue"], user, imported)
@@ -151,7 +152,7 @@ def _is_epoch(value):
         return False
     if isinstance(value, (int, float)):
         return True
-    return isinstance(value, str) and value.strip().isdigit()
+    return is_ascii_digits(value.strip()) if isinstance(value, str) else False
 
 
 def _wall_clock(name, value, zone, now):
@@ -199,21 +200,6 @@ def _apply_schedule(event, fields, creating, now):
         except (ValueError, OverflowError) as error:
             raise errors.invalid_param(name if moving else "timezone" if zone_name is not None else "all_day") from error
     set_event_times(event, start, end, zone_name, all_day)
-
-
-def _apply_date(event, fields, now):
-    """The publication date: `date_utc` read as UTC, else `date` in the event zone; the instant is stored.
-
-    `date_utc` wins when both are sent: it names an instant without ambiguity.
-    """
-    name = "date_utc" if "date_utc" in fields else "date" if "date" in fields else None
-    if name is None:
-        return
-    zone = dt.UTC if name == "date_utc" else zone_for(event.timezone_name)
-    try:
-        event.date = dates.parse_date_input(fields[name], zone, now).local.astimezone(dt.UTC)
-    except (ValueError, OverflowError) as error:
-        raise errors.invalid_param(name) from error
 
 
 # --- status and slug ----------------------------------------------------------------------------
@@ -264,14 +250,10 @@ def _apply_slug(event, fields, creating):
 def _lock_slug(base):
     """Serialise slug choice per base slug until commit, so concurrent writes of one title get -2, -3...
 
-    Event slugs carry no unique constraint (drafts may share explicit slugs), so the race is
-    closed with a transaction-scoped advisory lock; SQLite already serialises writers.
+    Event slugs carry no unique constraint (drafts may share explicit slugs).
     """
-    if connection.vendor != "postgresql" or not base:
-        return
-    digest = hashlib.blake2b(f"tribe_events:{base}".encode(), digest_size=8).digest()
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_advisory_xact_lock(%s)", [int.from_bytes(digest, "big", signed=True)])
+    if base:
+        lock_until_commit("tribe_events", base)
 
 
 # --- attributes ---------------------------------------------------------------------------------

@@ -21,6 +21,7 @@ from PIL import Image, UnidentifiedImageError
 
 from events.conf import events_settings
 from events.models import Attachment
+from events.numbers import is_ascii_digits
 
 # WordPress's default image sizes: (name, max width, max height, crop); 0 means unbounded.
 IMAGE_SIZES = (
@@ -182,7 +183,7 @@ def find_attachment(value, request=None):
     text = str(value).strip()
     if not text:
         return None
-    if text.isdigit():
+    if is_ascii_digits(text):
         return Attachment.objects.filter(pk=int(text)).first()
 
     parts = urllib.parse.urlsplit(text)
@@ -299,7 +300,7 @@ def _check_headers(headers, max_bytes):
     if content_type and content_type not in ACCEPTED_CONTENT_TYPES:
         raise ImageImportError(_("The URL does not point to a JPEG, PNG, GIF or WebP image."))
     length = headers.get("Content-Length")
-    if length and length.strip().isdigit() and int(length) > max_bytes:
+    if length and is_ascii_digits(length.strip()) and int(length) > max_bytes:
         raise ImageImportError(_("The image is larger than the import limit."))
 
 

@@ -15,6 +15,8 @@ from ..conf import events_settings
 from ..models import Event, EventOrganizer, Organizer, PostKind, PostStatus, Venue
 from ..text import sanitize_text_field
 from .images import ImageImportError, delete_files, import_image_from_url
+from .locks import lock_until_commit
+from .schedule import apply_publication_date
 from .slugs import assign_post_slug, unique_slug
 
 @dataclass(frozen=True)
@@ -138,7 +140,7 @@ def _write(spec, fields, user, instance, imported):
         _apply_venue_fields(record, fields, creating)
     # One clock for the whole write, so a date "+1 minute" is exactly one minute ahead when scheduling.
     now = timezone.now()
-    _apply_date(record, fields, now)
+    apply_publication_date(record, fields, now)
     _apply_image(record, fields, user, imported)
     trashing = _apply_status(spec, record, fields, user, creating, now)
     assign_post_slug(record)
@@ -176,6 +178,9 @@ def find_duplicate(spec, name, description, user):
     """
     if not events_settings.AVOID_DUPLICATE_LINKED_RECORDS:
         return None
+    # Concurrent writes naming the same new record take turns until commit, so the later ones find
+    # the record the first one made instead of making their own.
+    lock_until_commit(spec.model.KIND, "name", name.casefold())
     candidates = spec.model.objects.not_trashed().filter(_same_text("title", name))
     if description:
         candidates = candidates.filter(_same_text("description", description))
@@ -219,27 +224,6 @@ def _apply_venue_fields(venue, fields, creating):
         venue.stateprovince = given
     elif creating or "stateprovince" in fields or any(name in fields for name in STATEPROVINCE_SOURCES):
         venue.stateprovince = Venue.derive_stateprovince(venue.state, venue.province, venue.country)
-
-
-def _apply_date(record, fields, now):
-    """`date` is read in the site zone (epoch seconds as their UTC wall clock, a source quirk); `date_utc` in UTC.
-
-    `date_utc` wins when both are sent: it names an instant without ambiguity.
-    """
-    name = "date_utc" if "date_utc" in fields else "date" if "date" in fields else None
-    if name is None:
-        return
-    try:
-        if name == "date_utc":
-            record.date = dates.parse_date_input(fields[name], dt.UTC, now).local.astimezone(dt.UTC)
-        else:
-            site_zone = timezone.get_default_timezone()
-            parsed = dates.parse_date_input(fields[name], site_zone, now)
-            moment = parsed.local.astimezone(dt.UTC) if parsed.explicit_zone else parsed.local
-            # Converted once here so that a wall-clock time at the calendar's very ends fails now, not when stored.
-            record.date = moment.replace(tzinfo=None).replace(tzinfo=site_zone).astimezone(dt.UTC)
-    except (ValueError, OverflowError) as error:
-        raise errors.invalid_param(name) from error
 
 
 def _apply_image(record, fields, user, imported):

@@ -4,6 +4,7 @@ import datetime as dt
 from django.utils import timezone
 
 from .. import dates
+from ..api import errors
 
 
 def site_zone_name():
@@ -44,3 +45,26 @@ def set_event_times(event, start_local, end_local, zone_name=None, all_day=None)
 def wall_clock(stored):
     """The naive wall-clock time kept in a `*_local` column."""
     return stored.astimezone(dt.UTC).replace(tzinfo=None)
+
+
+def apply_publication_date(record, fields, now):
+    """The publication date of an event, venue or organizer from the write's `date` or `date_utc`.
+
+    `date` is read in the site's zone, as WordPress reads `post_date` (whatever the event's own zone;
+    epoch seconds as their UTC wall clock, a source quirk); `date_utc` in UTC. `date_utc` wins when
+    both are sent: it names an instant without ambiguity. The instant is stored.
+    """
+    name = "date_utc" if "date_utc" in fields else "date" if "date" in fields else None
+    if name is None:
+        return
+    try:
+        if name == "date_utc":
+            record.date = dates.parse_date_input(fields[name], dt.UTC, now).local.astimezone(dt.UTC)
+        else:
+            site_zone = timezone.get_default_timezone()
+            parsed = dates.parse_date_input(fields[name], site_zone, now)
+            moment = parsed.local.astimezone(dt.UTC) if parsed.explicit_zone else parsed.local
+            # Converted once here so that a wall-clock time at the calendar's very ends fails now, not when stored.
+            record.date = moment.replace(tzinfo=None).replace(tzinfo=site_zone).astimezone(dt.UTC)
+    except (ValueError, OverflowError) as error:
+        raise errors.invalid_param(name) from error

@@ -14,6 +14,7 @@ from modeltranslation.utils import build_localized_fieldname
 from ..api import errors
 from ..api.parsing import split_list
 from ..models import Event, PostStatus, Taxonomy, Term
+from ..numbers import is_ascii_digits
 from ..text import escape_html, sanitize_text_field, sanitize_title
 from .slugs import assign_term_slug
 
@@ -265,7 +266,7 @@ def _resolve_one(item, taxonomy):
     text = str(item).strip()
     if not text:
         return None
-    if text.isdigit():
+    if is_ascii_digits(text):
         return terms.filter(pk=int(text)).first() if int(text) < 2**63 else None
     by_slug = terms.filter(slug__in={text, sanitize_title(text)}).order_by("pk").first()
     if by_slug is not None:

@@ -12,6 +12,7 @@ from ...conf import events_settings
 from ...models import Event, Organizer, PostIdentity, PostKind, Taxonomy, Term, Venue
 from ...services import visibility
 from ...text import normalize_lookup_slug
+from ...numbers import is_ascii_digits
 from .. import errors
 from ..params import (
     INVALID, MAX_RECORD_ID, BooleanParam, DateParam, IntegerParam, ListParam, Params, PositiveIntegerParam, RawParam,
@@ -80,7 +81,7 @@ def _as_record_id(item):
         return item if item > 0 else None
     if isinstance(item, float) and item.is_integer():
         return int(item) if item > 0 else None
-    if isinstance(item, str) and item.strip().isdigit():
+    if isinstance(item, str) and is_ascii_digits(item.strip()):
         number = int(item.strip())
         return number if number > 0 else None
     return None
@@ -125,7 +126,7 @@ def existing_terms(taxonomy):
             field.refuse()
         texts = [str(item).strip() for item in items]
         slugs = {text for text in texts} | {normalize_lookup_slug(text) for text in texts}
-        numbers = {int(text) for text in texts if text.isdigit() and int(text) <= MAX_RECORD_ID}
+        numbers = {int(text) for text in texts if is_ascii_digits(text) and int(text) <= MAX_RECORD_ID}
         found = Term.objects.filter(taxonomy=taxonomy).filter(Q(slug__in=slugs) | Q(pk__in=numbers)).order_by()
         by_slug, by_id = {}, set()
         for pk, slug in found.values_list("pk", "slug"):
@@ -134,7 +135,7 @@ def existing_terms(taxonomy):
         ids = []
         for text in texts:
             term_id = by_slug.get(text) or by_slug.get(normalize_lookup_slug(text))
-            if term_id is None and text.isdigit() and int(text) in by_id:
+            if term_id is None and is_ascii_digits(text) and int(text) in by_id:
                 term_id = int(text)
             if term_id is None:
                 field.refuse()

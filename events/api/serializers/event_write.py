@@ -2,14 +2,28 @@
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.core.validators import URLValidator
 from django.utils.translation import gettext_lazy as _
+from rest_framework import serializers
 
 from ... import dates
 from ...cost import parse_cost_input
 from ...models import Event, Organizer, PostKind, Venue
 from ...services.events import SeveralVenues
-from ..params import BooleanParam, DateParam, IntegerParam, Params, RawParam, StringParam, contains_nul, parse_record_id
+from ...numbers import is_ascii_digits
+from ..params import (
+    MAX_ORGANIZERS_PER_WRITE,
+    MAX_TERMS_PER_WRITE,
+    BooleanParam,
+    DateParam,
+    IntegerParam,
+    Params,
+    RawParam,
+    StringParam,
+    parse_record_id,
+    too_many,
+)
+from ..parsing import split_list
 from .event_params import event_for_slug
-from .linked_params import existing_user_id, image_reference, nested_linked_fields, registered_status
+from .linked_params import NestedParamsInvalid, existing_user_id, image_reference, nested_linked_fields, registered_status
 
 TITLE_MAX_LENGTH = Event._meta.get_field("title").max_length
 TIMEZONE_MAX_LENGTH = Event._meta.get_field("timezone_name").max_length
@@ -21,13 +35,6 @@ WRITE_FIELDS = (
     "start_date", "end_date", "image", "cost", "website", "show_map", "show_map_link", "hide_from_listings",
     "sticky", "featured", "categories", "tags", "venue", "organizer",
 )
-
-
-class EventDateParam(DateParam):
-    def to_internal_value(self, data):
-        if contains_nul(data):
-            self.refuse()
-        return super().to_internal_value(data)
 
 
 def written_fields(validated, sent, exclude=()):
@@ -46,7 +53,7 @@ def _is_empty(value):
 def _items(value):
     """A venue/organizer value as a list of items: lists, PHP-style numbered objects and CSV strings unfold."""
     if isinstance(value, dict):
-        if value and all(str(key).isdigit() for key in value):
+        if value and all(is_ascii_digits(str(key)) for key in value):
             value = [value[key] for key in sorted(value, key=lambda key: int(key))]
         else:
             # A bare object of fields is one item (the Recommended reading of events.md §4.2).
@@ -67,7 +74,11 @@ def _linked_item(field, item, kind, model):
     if isinstance(item, dict) and not _is_empty(item.get("id")):
         item = item["id"]
     if isinstance(item, dict):
-        fields = nested_linked_fields(kind, {key: value for key, value in item.items() if key != "id"}, field.context.get("request"))
+        try:
+            fields = nested_linked_fields(kind, {key: value for key, value in item.items() if key != "id"}, field.context.get("request"))
+        except NestedParamsInvalid as invalid:
+            # WordPress says why in data.params and data.details (its rest_invalid_param).
+            raise serializers.ValidationError(invalid.reason(field.field_name), code="rest_invalid_param") from None
         if fields is None:
             field.refuse()
         return fields
@@ -86,8 +97,6 @@ def venue_reference(field, value):
 
     Longer lists validate item by item and are refused when saving (could-not-create-venue).
     """
-    if contains_nul(value):
-        field.refuse()
     if isinstance(value, bool):
         field.refuse()
     items = [_linked_item(field, item, PostKind.VENUE, Venue) for item in _items(value)]
@@ -100,24 +109,26 @@ def venue_reference(field, value):
 
 def organizer_references(field, value):
     """events.md §4.2: IDs, `{"id": N}` items and objects of organizer fields, in a list, a CSV or alone; order kept."""
-    if contains_nul(value):
-        field.refuse()
     if isinstance(value, bool):
         field.refuse()
-    return [_linked_item(field, item, PostKind.ORGANIZER, Organizer) for item in _items(value)]
+    items = _items(value)
+    if len(items) > MAX_ORGANIZERS_PER_WRITE:
+        field.refuse(too_many(field.field_name, MAX_ORGANIZERS_PER_WRITE))
+    return [_linked_item(field, item, PostKind.ORGANIZER, Organizer) for item in items]
 
 
 def term_references(field, value):
-    """Term IDs, slugs or names; anything the service cannot read is skipped, never an error (events.md §4)."""
-    if contains_nul(value):
-        field.refuse()
+    """Term IDs, slugs or names; anything the service cannot read is skipped, never an error (events.md §4).
+
+    Each name may create a term, so one write may name at most MAX_TERMS_PER_WRITE of them.
+    """
+    if len(split_list(value)) > MAX_TERMS_PER_WRITE:
+        field.refuse(too_many(field.field_name, MAX_TERMS_PER_WRITE))
     return value
 
 
 def cost_input(field, value):
     """One cost string (or number) or a list of them; the currency mark is read from them."""
-    if contains_nul(value):
-        field.refuse()
     try:
         return parse_cost_input([] if value is None else value)
     except ValueError:
@@ -130,7 +141,7 @@ def time_zone_or_empty(field, value):
         field.type_error()
     if value == "":
         return value
-    if len(value) > TIMEZONE_MAX_LENGTH or contains_nul(value):
+    if len(value) > TIMEZONE_MAX_LENGTH:
         field.refuse()
     try:
         dates.zone_from_name(value)
@@ -146,7 +157,7 @@ def event_website(field, value):
     """An absolute URL or empty (`null` reads as empty); the same rule as venue and organizer websites."""
     if value is None:
         return ""
-    if not isinstance(value, str) or contains_nul(value):
+    if not isinstance(value, str):
         field.refuse()
     text = value.strip()
     if text == "":
@@ -158,12 +169,6 @@ def event_website(field, value):
     except DjangoValidationError:
         field.refuse()
     return text
-
-
-def event_image(field, value):
-    if contains_nul(value):
-        field.refuse()
-    return image_reference(field, value)
 
 
 def event_author(field, value):
@@ -183,8 +188,8 @@ class EventFields(Params):
     """Every writable event field of events.md §4, in the plugin's declaration order."""
 
     author = RawParam(validator=event_author, wp_type="integer", help_text=_("The ID of the event's author; by default the caller."))
-    date = EventDateParam(typed=True, help_text=_("The publication date, read in the event time zone (else the site zone)."))
-    date_utc = EventDateParam(typed=True, help_text=_("The publication date, in UTC."))
+    date = DateParam(typed=True, help_text=_("The publication date, read in the event time zone (else the site zone)."))
+    date_utc = DateParam(typed=True, help_text=_("The publication date, in UTC."))
     title = StringParam(non_empty=True, max_length=TITLE_MAX_LENGTH, help_text=_("The event title."))
     description = StringParam(non_empty=True, help_text=_("The event description."))
     excerpt = StringParam(non_empty=True, help_text=_("The event excerpt."))
@@ -196,10 +201,10 @@ class EventFields(Params):
         help_text=_("The event time zone: an IANA name or a UTC offset such as UTC+5; empty for the site zone."),
     )
     all_day = BooleanParam(default=False, help_text=_("Whether the event lasts whole days."))
-    start_date = EventDateParam(help_text=_("The start, read in the event time zone."))
-    end_date = EventDateParam(help_text=_("The end, read in the event time zone."))
+    start_date = DateParam(help_text=_("The start, read in the event time zone."))
+    end_date = DateParam(help_text=_("The end, read in the event time zone."))
     image = RawParam(
-        validator=event_image,
+        validator=image_reference,
         wp_type="string",
         help_text=_("The featured image: an image ID or URL (a new URL is imported); empty removes it."),
     )

@@ -10,7 +10,6 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.core.validators import URLValidator
 from django.utils.translation import gettext_lazy as _
-from rest_framework import serializers
 
 from ... import roles
 from ...conf import events_settings
@@ -18,9 +17,10 @@ from ...models import Event, Organizer, PostKind, PostStatus, Venue
 from ...services import visibility
 from ...services.images import find_attachment
 from ...text import normalize_lookup_slug
+from ...numbers import is_ascii_digits
 from ..params import (
-    INVALID, DateParam, ListParam, Params, PositiveIntegerParam, RawParam, StringParam, contains_nul, coordinate,
-    parse_record_id,
+    DateParam, ListParam, Params, PositiveIntegerParam, RawParam, StringParam, coordinate,
+    first_error, parse_record_id,
 )
 from ..parsing import is_truthy
 
@@ -147,15 +147,16 @@ def image_reference(field, value):
     if text == "":
         return ImageChoice()
     request = field.context.get("request")
+    if not is_ascii_digits(text) and not roles.has_capability(getattr(request, "user", None), roles.UPLOAD_FILES):
+        # Any URL needs the upload right, even one of an image already stored here (auth.md §2).
+        field.refuse(_("Sorry, you are not allowed to upload files."))
     attachment = find_attachment(text, request)
     if attachment is not None:
         return ImageChoice(attachment=attachment)
-    if text.isdigit():
+    if is_ascii_digits(text):
         field.refuse()
     parts = urlsplit(text)
     if parts.scheme.lower() not in ("http", "https") or not parts.netloc:
-        field.refuse()
-    if not roles.has_capability(getattr(request, "user", None), roles.UPLOAD_FILES):
         field.refuse()
     return ImageChoice(import_url=text)
 
@@ -188,30 +189,8 @@ class LinkedParams(Params):
 
 
 class LinkedWriteParams(LinkedParams):
-    """Write parameters: a NUL character in any of them is 400 rest_invalid_param on that parameter.
-
-    PostgreSQL cannot store NUL in text and SQLite can, so without this refusal the same request
-    would save on one database and fail as could-not-create-venue on the other (event writes refuse
-    NUL the same way, decisions.md).
-    """
-
-    def to_internal_value(self, data):
-        refused = {
-            name: [serializers.ErrorDetail(str(INVALID), code="invalid")]
-            for name, value in data.items()
-            if name in self.fields and contains_nul(value)
-        }
-        # Refused values never reach the fields' own validators: some of them query the database.
-        without_refused = {name: value for name, value in data.items() if name not in refused}
-        try:
-            validated = super().to_internal_value(without_refused)
-        except serializers.ValidationError as error:
-            if not refused:
-                raise
-            raise serializers.ValidationError({**error.detail, **refused}) from error
-        if refused:
-            raise serializers.ValidationError(refused)
-        return validated
+    """Write parameters of venues and organizers (a NUL anywhere is refused for every route, in
+    WPViewSet.validate_params)."""
 
 
 # --- declarations shared by both kinds ----------------------------------------------------------
@@ -451,7 +430,8 @@ def linked_fields(kind, validated, sent):
 
 
 def nested_linked_fields(kind, data, request):
-    """The fields of a venue/organizer object nested in an event write, or None when it is invalid.
+    """The fields of a venue/organizer object nested in an event write (None when it is not an object;
+    NestedParamsInvalid, saying why, when its fields are refused).
 
     Same rules as `POST /venues|organizers` (name required and non-empty), except that the map
     flags accept any JSON type (README §3.2).
@@ -460,6 +440,21 @@ def nested_linked_fields(kind, data, request):
         return None
     params = CREATE_PARAMS[kind](data=data, context={"request": request, "nested": True})
     if not params.is_valid():
-        return None
+        raise NestedParamsInvalid(params.errors)
     return linked_fields(kind, params.validated_data, data)
+
+
+class NestedParamsInvalid(Exception):
+    """A venue or organizer object nested in an event write failed its own parameters' rules."""
+
+    def __init__(self, errors):
+        super().__init__(errors)
+        self.errors = errors
+
+    def reason(self, outer_name):
+        """`venue[phone]: phone is not of type string.` for each failing field, in WordPress's words."""
+        missing = [name for name, messages in self.errors.items() if first_error(messages).code == "required"]
+        if missing:
+            return _("Missing parameter(s): %(names)s") % {"names": ", ".join(f"{outer_name}[{name}]" for name in missing)}
+        return " ".join(f"{outer_name}[{name}]: {first_error(messages)}" for name, messages in self.errors.items())
 

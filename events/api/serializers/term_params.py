@@ -6,6 +6,7 @@ from django.utils.translation import gettext_lazy as _
 
 from ...conf import events_settings
 from ...models import Event, Taxonomy, Term
+from ...numbers import is_ascii_digits
 from ..params import (
     MAX_RECORD_ID, BooleanParam, ListParam, Params, PositiveIntegerParam, RawParam, StringParam, parse_record_id,
 )
@@ -69,7 +70,7 @@ def existing_term_items(field, items):
     if any(isinstance(item, (bool, list, dict, float)) or item is None for item in items):
         field.refuse()
     texts = [str(item).strip() for item in items]
-    numbers = {int(text) for text in texts if text.isdigit() and 0 < int(text) <= MAX_RECORD_ID}
+    numbers = {int(text) for text in texts if is_ascii_digits(text) and 0 < int(text) <= MAX_RECORD_ID}
     found = Term.objects.filter(taxonomy=field.parent.taxonomy).filter(Q(pk__in=numbers) | Q(slug__in=set(texts)))
     by_id, by_slug = set(), {}
     for pk, slug in found.values_list("pk", "slug"):
@@ -77,7 +78,7 @@ def existing_term_items(field, items):
         by_slug[slug] = pk
     ids = []
     for text in texts:
-        if text.isdigit() and int(text) in by_id:
+        if is_ascii_digits(text) and int(text) in by_id:
             ids.append(int(text))
         elif text in by_slug:
             ids.append(by_slug[text])

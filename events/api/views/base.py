@@ -5,7 +5,7 @@ from rest_framework.negotiation import DefaultContentNegotiation
 
 from .. import errors
 from ..authentication import BasicAuthentication, SessionAuthentication, TokenAuthentication
-from ..params import Params
+from ..params import INVALID, Params, contains_nul
 from ..permissions import Public
 from ..renderers import WPJSONRenderer
 
@@ -60,8 +60,15 @@ class WPViewSet(viewsets.GenericViewSet):
 
     def validate_params(self, request):
         raw = getattr(request._request, "raw_params", {})
-        self.sent = set(raw)
+        # One check for every parameter, declared or not: PostgreSQL can neither store nor compare
+        # text holding NUL, so no such value may travel on towards a query.
         params_class = self.params_classes.get(self.action) or Params
+        holding_nul = {str(name): INVALID for name, value in raw.items() if contains_nul(name) or contains_nul(value)}
+        if holding_nul:
+            # WordPress's order still holds: missing parameters are reported before invalid ones.
+            missing = [name for name, field in params_class().fields.items() if field.required and name not in raw]
+            raise errors.missing_params(missing) if missing else errors.invalid_params(holding_nul)
+        self.sent = set(raw)
         return params_class.validate_request(raw, self.get_serializer_context())
 
     def permission_denied(self, request, message=None, code=None):

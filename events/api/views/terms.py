@@ -9,6 +9,7 @@ from ..pagination import Page, effective_per_page, paginate
 from ..parsing import is_truthy
 from ..permissions import CanManageCategories, CanManageTags
 from ..serializers import term_params
+from ...numbers import parse_int
 from ..serializers.terms import TermRecordSerializer, term_urls
 from .base import WPViewSet
 
@@ -172,8 +173,8 @@ class TagViewSet(TermViewSet):
     def fetch_page(self, queryset, page_number, per_page):
         # WordPress honours an undeclared `offset` on tags: it skips that many terms instead of paging.
         offset = self.request._request.raw_params.get("offset")
-        if isinstance(offset, str) and offset.strip().isdigit():
-            offset = int(offset.strip())
+        if isinstance(offset, str):
+            offset = parse_int(offset)
         if not isinstance(offset, int) or isinstance(offset, bool) or offset <= 0:
             return super().fetch_page(queryset, page_number, per_page)
         total = queryset.count()

@@ -1,0 +1,193 @@
+"""Input a hostile client sends: every case answers a 4xx in the contract's error shape, never a 500."""
+import json
+
+import pytest
+from django.test import Client
+
+from events.models import Event, Organizer, Term
+
+from .conftest import API, post_json
+from .factories import make_category, make_event
+
+pytestmark = pytest.mark.django_db
+
+SUPERSCRIPT_TWO = "%C2%B2"
+
+
+def assert_error_shape(response, status, code=None):
+    assert response.status_code == status, response.content[:300]
+    body = response.json()
+    assert set(body) == {"code", "message", "data"}
+    assert body["data"]["status"] == status
+    if code is not None:
+        assert body["code"] == code
+    return body
+
+
+# --- integers that are not ASCII digits ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        f"/events?page={SUPERSCRIPT_TWO}",
+        f"/events?per_page={SUPERSCRIPT_TWO}",
+        f"/events?venue={SUPERSCRIPT_TWO}",
+        f"/events?organizer={SUPERSCRIPT_TWO}",
+        f"/events?include={SUPERSCRIPT_TWO}",
+        f"/venues?event={SUPERSCRIPT_TWO}",
+        f"/tags?include={SUPERSCRIPT_TWO}",
+        f"/categories?post={SUPERSCRIPT_TWO}",
+        f"/categories?page={SUPERSCRIPT_TWO}",
+        "/events?page=%D9%A3",  # ARABIC-INDIC DIGIT THREE, which int() would read as 3
+        "/events?per_page=" + "9" * 5000,
+    ],
+)
+def test_unicode_digits_in_integer_parameters_are_400(api, path):
+    make_event("Concert")
+    assert_error_shape(api.get(f"{API}{path}"), 400, "rest_invalid_param")
+
+
+@pytest.mark.parametrize("name", ["categories", "tags"])
+def test_unicode_digits_in_term_filters_are_read_as_slugs(api, name):
+    """`categories=²` names no term by ID; as a slug it matches nothing, as in WordPress."""
+    make_event("Concert", categories=[make_category("Music")])
+    response = api.get(f"{API}/events", {name: "²"})
+    assert response.status_code < 500
+    if response.status_code >= 400:
+        assert_error_shape(response, response.status_code)
+
+
+@pytest.mark.parametrize("path", [f"/events/?page={SUPERSCRIPT_TWO}", "/?p=%C2%B9", "/events/?page=" + "9" * 40, "/events/month/2026-%C2%B2/"])
+def test_public_pages_answer_a_plain_4xx_even_in_debug(settings, path):
+    settings.DEBUG = True
+    response = Client().get(path)
+    assert 400 <= response.status_code < 500
+    page = response.content.decode()
+    assert "Traceback" not in page and "technical" not in page.lower()
+    assert 'href="/events/"' in page or "/events/" in page
+
+
+# --- NUL ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("query", ["tags=a%00b", "categories=a%00b", "search=a%00b", "a%00b=1", "tags[]=x&tags[]=y%00"])
+def test_nul_anywhere_in_the_parameters_is_400(api, query):
+    body = assert_error_shape(api.get(f"{API}/events?{query}"), 400, "rest_invalid_param")
+    assert body["data"]["params"]
+
+
+def test_nul_nested_in_a_write_body_is_400_and_writes_nothing(editor):
+    response = post_json(editor, "/events", {"title": "Gig", "start_date": "2031-01-01 10:00", "end_date": "2031-01-01 11:00",
+                                             "venue": {"venue": "Hall\x00"}})
+    body = assert_error_shape(response, 400, "rest_invalid_param")
+    assert "venue" in body["data"]["params"]
+    assert (Event.objects.count(), Organizer.objects.count()) == (0, 0)
+
+
+# --- bodies ---------------------------------------------------------------------------------------
+
+
+def test_a_body_over_the_upload_limit_is_413(editor, settings):
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 100_000
+    payload = json.dumps({"title": "x" * 150_000})
+    response = editor.post(f"{API}/events", payload, content_type="application/json")
+    assert_error_shape(response, 413, "rest_request_too_large")
+    assert Event.objects.count() == 0
+
+
+def test_a_three_megabyte_body_is_413_with_the_default_limit(editor):
+    payload = json.dumps({"title": "x" * 3_000_000})
+    assert_error_shape(editor.post(f"{API}/events", payload, content_type="application/json"), 413, "rest_request_too_large")
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        pytest.param("[" * 5000 + "]" * 5000, id="5000-levels"),
+        pytest.param(json.dumps({"title": {"a": [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}}), id="33-levels"),
+        pytest.param('{"title":"\\ud800x"}', id="lone-surrogate"),
+        pytest.param('{"title":"ok", "\\udfff":"key"}', id="surrogate-key"),
+        pytest.param('{"title":', id="truncated"),
+    ],
+)
+def test_json_bodies_that_cannot_be_stored_are_400_invalid_json(editor, raw):
+    response = editor.post(f"{API}/events", raw, content_type="application/json")
+    assert_error_shape(response, 400, "rest_invalid_json")
+    assert Event.objects.count() == 0
+
+
+def test_multipart_without_a_boundary_is_400(editor):
+    response = editor.post(f"{API}/events", b"--x\r\n", content_type="multipart/form-data")
+    assert_error_shape(response, 400, "rest_invalid_body")
+
+
+def test_deep_bracket_keys_are_dropped_like_php_does(api):
+    response = api.get(f"{API}/events?" + "a" + "[x]" * 5000 + "=1")
+    assert response.status_code == 200
+
+
+# --- caps on what one request names ---------------------------------------------------------------
+
+
+def event_body(**fields):
+    return {"title": "Festival", "start_date": "2031-06-01 10:00", "end_date": "2031-06-01 18:00", **fields}
+
+
+def test_a_write_naming_more_than_100_new_tags_is_400_and_creates_none(editor):
+    response = post_json(editor, "/events", event_body(tags=[f"tag-{n}" for n in range(101)]))
+    body = assert_error_shape(response, 400, "rest_invalid_param")
+    assert "tags" in body["data"]["params"]
+    assert (Term.objects.count(), Event.objects.count()) == (0, 0)
+
+
+def test_100_new_tags_are_still_accepted(editor):
+    response = post_json(editor, "/events", event_body(tags=[f"tag-{n}" for n in range(100)]))
+    assert response.status_code == 201
+    assert len(response.json()["tags"]) == 100
+
+
+def test_a_write_naming_more_than_100_organizers_is_400_and_creates_none(editor):
+    response = post_json(editor, "/events", event_body(organizer=[{"organizer": f"Org {n}"} for n in range(101)]))
+    body = assert_error_shape(response, 400, "rest_invalid_param")
+    assert "organizer" in body["data"]["params"]
+    assert Organizer.objects.count() == 0
+
+
+@pytest.mark.parametrize("route, name", [("/events", "include"), ("/tags", "include"), ("/categories", "exclude"), ("/events", "categories")])
+def test_lists_naming_more_than_500_ids_are_400(api, route, name):
+    response = api.get(f"{API}{route}", {name: ",".join(str(n) for n in range(1, 502))})
+    body = assert_error_shape(response, 400, "rest_invalid_param")
+    assert name in body["data"]["params"]
+
+
+# --- refusals say why ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "venue, reason",
+    [
+        ({"venue": "Hall", "phone": 12345}, "venue[phone]: phone is not of type string."),
+        ({"venue": "Hall", "show_map": "yes", "country": ["x"]}, "venue[country]: country is not of type string."),
+        ({"city": "Lyon"}, "Missing parameter(s): venue[venue]"),
+    ],
+)
+def test_a_refused_nested_venue_says_which_field_and_why(editor, venue, reason):
+    response = post_json(editor, "/events", event_body(venue=venue))
+    body = assert_error_shape(response, 400, "rest_invalid_param")
+    assert body["data"]["params"] == {"venue": reason}
+    assert body["data"]["details"]["venue"]["message"] == reason
+    assert Event.objects.count() == 0
+
+
+def test_a_contributor_cannot_name_an_image_by_url_even_one_stored_here(as_role):
+    from .factories import make_image
+
+    image = make_image()
+    contributor = as_role("contributor")
+    for url in (image.file.url, f"http://testserver{image.file.url}", "https://images.example/poster.png"):
+        response = post_json(contributor, "/events", event_body(image=url))
+        body = assert_error_shape(response, 400, "rest_invalid_param")
+        assert "image" in body["data"]["params"]
+    # By ID the stored image may still be used: IDs need no upload right.
+    assert post_json(contributor, "/events", event_body(image=str(image.pk))).status_code == 201
