@@ -2,6 +2,7 @@
 import base64
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.core.management import call_command
 from rest_framework.authtoken.models import Token
@@ -205,3 +206,22 @@ def test_route_permission_statuses_and_error_shape(api, as_role, client_role, ex
             "message": "Sorry, you are not allowed to do that.",
             "data": {"status": expected_status},
         }
+
+
+def test_rights_read_in_one_query_equal_what_django_computes():
+    """roles.load_rights fills ModelBackend's cache with exactly the set ModelBackend would compute."""
+    from django.contrib.auth.backends import ModelBackend
+    from django.contrib.auth.models import Permission
+
+    user = make_user("author")
+    user.user_permissions.add(Permission.objects.get(codename="change_user"))
+    user.groups.add(Group.objects.get(name="contributor"))
+    expected = ModelBackend().get_all_permissions(get_user_model().objects.get(pk=user.pk))
+    fresh = get_user_model().objects.get(pk=user.pk)
+    roles.load_rights(fresh)
+    assert fresh._perm_cache == expected
+    assert "auth.change_user" in expected and "events.publish_events" in expected
+    user.groups.clear()
+    emptied = get_user_model().objects.get(pk=user.pk)
+    roles.load_rights(emptied)
+    assert emptied._perm_cache == {"auth.change_user"}
