@@ -143,6 +143,12 @@ def has_capability(user, codename):
     return user.has_perm(f"events.{codename}")
 
 
+def may_write_unfiltered_html(user):
+    """WordPress's `unfiltered_html`: administrators and editors (here, whoever may edit others'
+    events) store HTML as sent; everyone else's is filtered on save (events.kses)."""
+    return has_right(user, PostKind.EVENT, EDIT_OTHERS)
+
+
 def is_owner(user, record):
     return user is not None and user.is_authenticated and record.author_id is not None and record.author_id == user.pk
 

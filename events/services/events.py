@@ -18,6 +18,7 @@ from ..models import Event, EventOrganizer, Organizer, PostKind, PostStatus, Tax
 from ..text import sanitize_title
 from . import linked
 from .images import ImageImportError, delete_files, import_image_from_url
+from ..kses import filter_post_html, filter_title_html
 from ..numbers import is_ascii_digits
 from .locks import lock_until_commit
 from .schedule import apply_publication_date, set_event_times, site_zone_name, wall_clock, zone_for
@@ -89,9 +90,13 @@ def _write(event, user, fields, creating, imported):
         event.author_id = _caller_id(user)
     if "author" in fields:
         event.author_id = fields["author"]
+    unfiltered = roles.may_write_unfiltered_html(user)
     for name in ("title", "description", "excerpt"):
         if name in fields:
-            _write_translated(event, name, fields[name], creating)
+            value = fields[name]
+            if not unfiltered:
+                value = filter_title_html(value) if name == "title" else filter_post_html(value)
+            _write_translated(event, name, value, creating)
         elif creating:
             _write_translated(event, name, "", creating)
     _apply_schedule(event, fields, creating, now)

@@ -12,6 +12,7 @@ from modeltranslation.utils import build_localized_fieldname
 from .. import dates, roles
 from ..api import errors
 from ..conf import events_settings
+from ..kses import filter_post_html
 from ..models import Event, EventOrganizer, Organizer, PostKind, PostStatus, Venue
 from ..text import sanitize_text_field
 from .images import ImageImportError, delete_files, import_image_from_url
@@ -128,7 +129,10 @@ def _write(spec, fields, user, instance, imported):
 
     _apply_author(spec, record, fields, user, creating)
     if "description" in fields:
-        _write_translated(record, "description", fields["description"] or "", creating=creating)
+        description = fields["description"] or ""
+        if not roles.may_write_unfiltered_html(user):
+            description = filter_post_html(description)
+        _write_translated(record, "description", description, creating=creating)
     elif creating:
         _write_translated(record, "description", "", creating=True)
     for name in spec.text_fields:
