@@ -9,7 +9,7 @@ from modeltranslation.utils import build_localized_fieldname
 
 from ..api.filters.events import Bound, DateWindow, EventFilterSet, date_window, multiday_cutoff
 from ..api.serializers.event_params import default_end_date, default_start_date
-from ..api.views.events import fetch_page
+from ..api.pagination import fetch_page
 from ..conf import events_settings
 from ..models import Event, EventOrganizer, PostKind, PostStatus, Term
 from ..services import visibility

@@ -1,5 +1,5 @@
 """The events routes: the list and single reads here, the writes mixed in from event_writes."""
-from django.db.models import F, Func, Prefetch, Subquery
+from django.db.models import Prefetch
 from django.utils.translation import gettext_lazy as _
 from rest_framework.response import Response
 
@@ -10,8 +10,7 @@ from ...services import visibility
 from .. import errors
 from ..filters.events import EventFilterSet, date_window
 from ..links import namespace_url
-from ..pagination import Page, effective_per_page, list_response, page_links
-from ..params import MAX_RECORD_ID
+from ..pagination import effective_per_page, fetch_page, list_response, page_links
 from ..serializers.event_params import (
     EventListParams,
     EventReadParams,
@@ -45,21 +44,6 @@ def event_password_protected(record_id):
 
 def archive_page_not_found():
     return errors.ApiError("event-archive-page-not-found", _("The requested page of events does not exist."), 404)
-
-
-def fetch_page(queryset, page, per_page):
-    """One query for the page rows and the total: the count rides along as an uncorrelated subquery.
-
-    Both databases evaluate that subquery once, and the page itself can still be read in index
-    order, so this costs what a separate COUNT would without its round trip. An empty page has
-    no row to carry the total; callers only need it for page 1, where it is 0.
-    """
-    offset = (page - 1) * per_page
-    if offset > MAX_RECORD_ID:
-        return Page(rows=[], page=page, per_page=per_page, total=0)
-    total = queryset.order_by().annotate(listed=Func(F("pk"), function="COUNT")).values("listed")
-    rows = list(queryset.annotate(listed_total=Subquery(total))[offset : offset + per_page])
-    return Page(rows=rows, page=page, per_page=per_page, total=rows[0].listed_total if rows else 0)
 
 
 class EventViewSet(EventWriteActions, WPViewSet):

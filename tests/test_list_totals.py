@@ -1,0 +1,67 @@
+"""Event list totals remembered per PostgreSQL snapshot: counted once, exact after every commit."""
+import threading
+
+import pytest
+from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
+
+from events.api.pagination import snapshot_totals
+
+from .conftest import API, post_json
+from .factories import make_event
+
+pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+
+WAIT_SECONDS = 30
+
+
+def listed_total(api, **query):
+    with CaptureQueriesContext(connection) as queries:
+        response = api.get(f"{API}/events", query)
+    assert response.status_code == 200
+    counted = any("COUNT(" in q["sql"].upper() for q in queries.captured_queries)
+    return response.json()["total"], int(response["X-TEC-Total"]), counted
+
+
+@pytest.fixture(autouse=True)
+def fresh_totals():
+    snapshot_totals.clear()
+
+
+def test_a_total_is_counted_once_then_remembered_until_something_commits(api, editor):
+    for _ in range(3):
+        make_event()
+    assert listed_total(api) == (3, 3, True)
+    assert listed_total(api) == (3, 3, False)
+    assert listed_total(api, per_page=2) == (3, 3, False)  # the page size does not change the total
+    assert listed_total(api, featured="true") == (0, 0, True)  # another filter, another total
+    created = post_json(editor, "/events", {"title": "New", "start_date": "tomorrow 10:00", "end_date": "tomorrow 11:00", "status": "publish"})
+    assert created.status_code == 201
+    assert listed_total(api) == (4, 4, True)
+    assert listed_total(api) == (4, 4, False)
+
+
+def test_a_write_still_open_elsewhere_is_not_counted_and_is_once_committed(api):
+    make_event()
+    assert listed_total(api)[0] == 1
+    written, may_commit, errors = threading.Event(), threading.Event(), []
+
+    def other_process_writes():
+        try:
+            with transaction.atomic():
+                make_event("Elsewhere")
+                written.set()
+                may_commit.wait(WAIT_SECONDS)
+        except Exception as error:  # noqa: BLE001 - reported by the assertion below
+            errors.append(error)
+        finally:
+            connection.close()
+
+    writer = threading.Thread(target=other_process_writes)
+    writer.start()
+    assert written.wait(WAIT_SECONDS)
+    assert listed_total(api)[0] == 1
+    may_commit.set()
+    writer.join(WAIT_SECONDS)
+    assert errors == []
+    assert listed_total(api)[0] == 2
