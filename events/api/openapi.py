@@ -17,6 +17,10 @@ PATH_VARIABLE = re.compile(r"\(\?P<(\w+)>((?:[^()]|\([^()]*\))*)\)")
 FORM = "application/x-www-form-urlencoded"
 JSON = "application/json"
 NUMBER_FORMATS = {"double", "float"}
+# No text of this API may hold NUL (PostgreSQL cannot store it): 400 rest_invalid_param.
+NO_NUL = "^[^\\u0000]*$"
+# Parameters whose schema-valid values may still be refused for what they name (see WPParamMixin).
+SERVER_CHECKED = "x-server-checked"
 
 
 def _ref(name):
@@ -349,10 +353,17 @@ def param_schema(field):
             schema["minimum"] = field.minimum
     elif fmt in NUMBER_FORMATS:
         schema = {"type": "number", "format": fmt}
+        limit = getattr(getattr(field, "validator", None), "limit", None)
+        if limit is not None:
+            schema.update({"minimum": -limit, "maximum": limit})
     else:
-        schema = {"type": "string"}
+        schema = {"type": "string", "pattern": NO_NUL}
         if getattr(field, "enum", None):
-            schema["enum"] = list(field.enum)
+            schema = {"type": "string", "enum": list(field.enum)}
+        if getattr(field, "non_empty", False):
+            schema["minLength"] = 1
+        if getattr(field, "max_length", None):
+            schema["maxLength"] = field.max_length
     default = _default_of(field)
     if default is not None and _fits(default, schema):
         schema["default"] = default
@@ -389,7 +400,10 @@ def operation_parameters(route, action):
         schema = dict(variables[name])
         description = _description(field) if field is not None else ""
         description = description or str(PATH_VARIABLE_DESCRIPTIONS.get(name, ""))
-        parameters.append({"name": name, "in": "path", "description": description, "required": True, "schema": schema})
+        # A path variable names a record, which may not exist (or be of another kind: 400).
+        parameters.append(
+            {"name": name, "in": "path", "description": description, "required": True, "schema": schema, SERVER_CHECKED: True}
+        )
     for name, field in fields.items():
         if name in variables:
             continue
@@ -400,6 +414,8 @@ def operation_parameters(route, action):
             "required": bool(field.required),
             "schema": param_schema(field),
         }
+        if getattr(field, "server_checked", False):
+            parameter[SERVER_CHECKED] = True
         if parameter["schema"]["type"] == "array":
             # Lists are also accepted as one comma-separated value (README §3).
             parameter["style"] = "form"
@@ -416,6 +432,8 @@ def request_body(route):
         schema = param_schema(field)
         schema.pop("default", None)
         properties[name] = {"description": _description(field), **schema}
+        if getattr(field, "server_checked", False):
+            properties[name][SERVER_CHECKED] = True
     return {"content": {FORM: {"schema": {"type": "object", "properties": properties}}}}
 
 

@@ -84,6 +84,8 @@ def coordinate(limit, *, empty_clears=False):
             field.refuse()
         return number
 
+    # Published in the OpenAPI document as the number's minimum and maximum.
+    validate.limit = limit
     return validate
 
 
@@ -93,10 +95,16 @@ class WPParamMixin:
     wp_type = None
     wp_format = None
     wp_items = None
+    # Whether a value that fits the parameter's published schema may still be refused because of what
+    # it names: a stored record (ID, slug), a date PHP's strtotime must read, a value the caller's
+    # role may not use. The OpenAPI document marks such parameters `x-server-checked`.
+    server_checked = False
 
-    def __init__(self, *args, wp_type=None, wp_format=None, wp_items=None, **kwargs):
+    def __init__(self, *args, wp_type=None, wp_format=None, wp_items=None, server_checked=None, **kwargs):
         kwargs.setdefault("required", False)
         super().__init__(*args, **kwargs)
+        if server_checked is not None:
+            self.server_checked = server_checked
         if wp_type is not None:
             self.wp_type = wp_type
         if wp_format is not None:
@@ -224,6 +232,8 @@ class RawParam(WPParamMixin, serializers.Field):
 
     def __init__(self, *args, validator=None, **kwargs):
         self.validator = validator
+        # A custom validator checks what a JSON Schema cannot say (records named, pairs of values).
+        kwargs.setdefault("server_checked", validator is not None)
         super().__init__(*args, **kwargs)
 
     def to_internal_value(self, data):
@@ -237,6 +247,8 @@ class RawParam(WPParamMixin, serializers.Field):
 
 class DateParam(WPParamMixin, serializers.Field):
     """A date accepted by PHP strtotime; keeps what was written, which whole-day widening needs."""
+
+    server_checked = True
 
     def __init__(self, *args, typed=False, **kwargs):
         self.typed = typed
@@ -264,6 +276,7 @@ class ListParam(WPParamMixin, serializers.Field):
 
     def __init__(self, *args, item_validator=None, **kwargs):
         self.item_validator = item_validator
+        kwargs.setdefault("server_checked", item_validator is not None)
         super().__init__(*args, **kwargs)
 
     def to_internal_value(self, data):

@@ -37,7 +37,8 @@ def parse_php_pairs(pairs):
         if len(path) >= MAX_NESTING:
             continue
         _assign(result, [name, *path], value)
-    return _listify(result)
+    # The parameters themselves stay a mapping even when every name is a number (`0=x`).
+    return {key: _listify(value) for key, value in result.items()}
 
 
 def _assign(container, path, value):

@@ -6,5 +6,6 @@ from .dispatch import rest_dispatch
 app_name = "events_api"
 
 urlpatterns = [
-    re_path(r"^(?P<path>.*)$", rest_dispatch, name="rest"),
+    # Any path at all, newlines included: every one is answered in JSON, if only with rest_no_route.
+    re_path(r"^(?P<path>(?s:.*))$", rest_dispatch, name="rest"),
 ]

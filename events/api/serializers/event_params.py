@@ -164,6 +164,8 @@ def existing_event_id(field, value):
 class TicketedParam(BooleanParam):
     """`ticketed=true` needs a ticketing add-on this service does not have; `false` filters nothing."""
 
+    openapi_schema = {"type": "boolean", "enum": [False]}
+
     def to_internal_value(self, data):
         value = super().to_internal_value(data)
         if value:

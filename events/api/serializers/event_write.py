@@ -188,7 +188,7 @@ class EventFields(Params):
     """Every writable event field of events.md §4, in the plugin's declaration order."""
 
     author = RawParam(validator=event_author, wp_type="integer", help_text=_("The ID of the event's author; by default the caller."))
-    date = DateParam(typed=True, help_text=_("The publication date, read in the event time zone (else the site zone)."))
+    date = DateParam(typed=True, help_text=_("The publication date, in the site's time zone."))
     date_utc = DateParam(typed=True, help_text=_("The publication date, in UTC."))
     title = StringParam(non_empty=True, max_length=TITLE_MAX_LENGTH, help_text=_("The event title."))
     description = StringParam(non_empty=True, help_text=_("The event description."))

@@ -63,10 +63,12 @@ class WPViewSet(viewsets.GenericViewSet):
         # One check for every parameter, declared or not: PostgreSQL can neither store nor compare
         # text holding NUL, so no such value may travel on towards a query.
         params_class = self.params_classes.get(self.action) or Params
-        holding_nul = {str(name): INVALID for name, value in raw.items() if contains_nul(name) or contains_nul(value)}
+        declared = params_class().fields
+        # Undeclared parameters are ignored, as WordPress ignores them, and never reach a query.
+        holding_nul = {name: INVALID for name, value in raw.items() if name in declared and contains_nul(value)}
         if holding_nul:
             # WordPress's order still holds: missing parameters are reported before invalid ones.
-            missing = [name for name, field in params_class().fields.items() if field.required and name not in raw]
+            missing = [name for name, field in declared.items() if field.required and name not in raw]
             raise errors.missing_params(missing) if missing else errors.invalid_params(holding_nul)
         self.sent = set(raw)
         return params_class.validate_request(raw, self.get_serializer_context())
