@@ -202,3 +202,22 @@ def test_a_form_body_whose_names_are_all_numbers_is_not_a_500(editor):
     event = make_event("Gig")
     response = editor.post(f"{API}/events/{event.pk}", "0=null&1=x", content_type="application/x-www-form-urlencoded")
     assert response.status_code == 200
+
+
+# --- what still breaks is logged and answered in JSON --------------------------------------------
+
+
+@pytest.mark.parametrize("debug", [False, True])
+def test_an_unexpected_error_is_logged_with_method_and_path_and_answered_in_json(api, settings, monkeypatch, caplog, debug):
+    from events.api.views.discovery import NamespaceIndexViewSet
+
+    settings.DEBUG = debug
+
+    def broken(self, request, *args, **kwargs):
+        raise RuntimeError("a defect")
+
+    monkeypatch.setattr(NamespaceIndexViewSet, "index", broken)
+    response = api.get(f"{API}?probe=1")
+    assert_error_shape(response, 500, "rest_internal_error")
+    assert f"GET /wp-json/{API.split('/wp-json/')[1]}?probe=1" in caplog.text
+    assert "a defect" in caplog.text
