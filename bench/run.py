@@ -73,6 +73,11 @@ def parse_args(argv=None):
     parser.add_argument("--explain", action="store_true", help="print each endpoint's SQL with timings and plans")
     parser.add_argument("--json", dest="json_path", help="also write the figures to this JSON file")
     parser.add_argument(
+        "--background-writes",
+        action="store_true",
+        help="while measuring, an editor updates two events and one venue per second through the API",
+    )
+    parser.add_argument(
         "--read-cache",
         type=int,
         default=0,
@@ -157,6 +162,7 @@ class Calendar:
     tags: int
     published_listed: int
     event_ids: list
+    venue_ids: list
     category_slug: str
     start_date: str
 
@@ -210,6 +216,7 @@ def describe_calendar():
         tags=Tag.objects.count(),
         published_listed=listed.count(),
         event_ids=ids[::step][:SAMPLE_EVENT_IDS] or list(Event.objects.values_list("id", flat=True)[:1]),
+        venue_ids=list(Venue.objects.filter(status=PostStatus.PUBLISH).order_by("id").values_list("id", flat=True)[:50]),
         category_slug=busiest.slug if busiest else "",
         start_date=(dt.date.today() + dt.timedelta(days=30)).isoformat(),
     )
@@ -509,6 +516,54 @@ def list_query_counts(port, endpoints):
     return rows
 
 
+class BackgroundWriter:
+    """An editor's client updating two events and one venue per second, as a site with editors at work.
+
+    Bounded: it stops when told to, or after `limit_seconds` whatever happens, and sends at most
+    three requests a second.
+    """
+
+    def __init__(self, port, calendar, headers, limit_seconds):
+        from events.conf import events_settings
+
+        self.port, self.headers, self.limit_seconds = port, {**headers, "Content-Type": "application/json"}, limit_seconds
+        api = f"/wp-json/{events_settings.namespace}"
+        self.events = [f"{api}/events/{event_id}" for event_id in calendar.event_ids]
+        self.venues = [f"{api}/venues/{venue_id}" for venue_id in calendar.venue_ids]
+        self.stop_event = threading.Event()
+        self.statuses = Counter()
+        self.thread = threading.Thread(target=self.run, daemon=True)
+
+    def run(self):
+        started = time.monotonic()
+        conn = http.client.HTTPConnection(HOST, self.port, timeout=REQUEST_TIMEOUT)
+        second = 0
+        while not self.stop_event.is_set() and time.monotonic() - started < self.limit_seconds:
+            writes = [(self.events[(2 * second + k) % len(self.events)], {"excerpt": f"Updated {second}-{k}"}) for k in (0, 1)]
+            if self.venues:
+                writes.append((self.venues[second % len(self.venues)], {"phone": f"+1 555 {second:04d}"}))
+            for path, body in writes:
+                try:
+                    conn.request("POST", path, body=json.dumps(body).encode(), headers=self.headers)
+                    response = conn.getresponse()
+                    response.read()
+                    self.statuses[response.status] += 1
+                except (OSError, http.client.HTTPException):
+                    conn.close()
+                    self.statuses["error"] += 1
+            second += 1
+            self.stop_event.wait(max(0.0, started + second - time.monotonic()))
+        conn.close()
+
+    def __enter__(self):
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.stop_event.set()
+        self.thread.join(REQUEST_TIMEOUT)
+
+
 # --- EXPLAIN ---------------------------------------------------------------------------------
 
 
@@ -598,6 +653,8 @@ def print_header(args, database_url, calendar):
     print(f"  hasher:   {args.hasher_ms:.0f} ms per login password verification (what each signed request cost before)")
     cache = f"on, {args.read_cache} s, {args.redis_url}" if args.read_cache > 0 else "off"
     print(f"  read cache: {cache}")
+    if args.background_writes:
+        print(f"  background writes: 2 events + 1 venue per second through the API, answered {dict(args.writer_statuses)}")
     print(f"  X = {calendar.category_slug}, Y = {calendar.start_date}")
 
 
@@ -642,7 +699,8 @@ def main(argv=None):
 
         # Seeding writes in bulk, which sends no signal: start from a fresh calendar version.
         read_cache.invalidate()
-    endpoints = endpoints_for(calendar, signers())
+    signed = signers()
+    endpoints = endpoints_for(calendar, signed)
     if args.endpoints:
         wanted = {name.strip() for name in args.endpoints.split(",")}
         unknown = wanted - set(endpoints)
@@ -660,8 +718,12 @@ def main(argv=None):
     log_path = Path(tempfile.gettempdir()) / f"calendar-bench-gunicorn-{os.getpid()}.log"
     server = Server(database_url, args.workers, args.worker_class, args.threads, log_path)
     measurements = []
+    writer = None
     try:
         server.wait_ready()
+        if args.background_writes:
+            limit = (len(endpoints) * (args.warmup + args.duration * len(args.concurrency)) + 60) * 2
+            writer = BackgroundWriter(server.port, calendar, signed[APP_PASSWORD][1], limit).__enter__()
         for name, load in endpoints.items():
             print(f"measuring {name} ...", flush=True)
             if args.warmup > 0:
@@ -670,10 +732,13 @@ def main(argv=None):
                 measurements.append(drive(server.port, name, load, concurrency, args.duration))
         query_rows = list_query_counts(server.port, endpoints)
     finally:
+        if writer is not None:
+            writer.__exit__(None, None, None)
         server.stop()
         if temporary_folder:
             shutil.rmtree(temporary_folder, ignore_errors=True)
     log_path.unlink(missing_ok=True)
+    args.writer_statuses = writer.statuses if writer is not None else {}
     add_floor_ratios(measurements)
     print_header(args, database_url, calendar)
     print_table(measurements)
@@ -684,6 +749,7 @@ def main(argv=None):
             "calendar": {k: v for k, v in asdict(calendar).items() if k != "event_ids"},
             "server": {"workers": args.workers, "worker_class": args.worker_class, "threads": args.threads},
             "read_cache_seconds": args.read_cache,
+            "background_writes": {str(k): v for k, v in args.writer_statuses.items()} if args.background_writes else None,
             "load_average": [args.load_before, os.getloadavg()[0]],
             "hasher_ms": args.hasher_ms,
             "measurements": [{**asdict(m), "rps": m.rps} for m in measurements],
