@@ -142,7 +142,7 @@ def test_list_parameters_are_the_declared_query_parameters(api, path):
     schema = operation["responses"]["200"]["content"]["application/json"]["schema"]
     record = "Term" if collection in ("categories", "tags") else collection[:-1].capitalize()
     assert schema["properties"][collection]["items"] == {"$ref": f"#/components/schemas/{record}"}
-    assert set(operation["responses"]) == {"200", "400", "404"}
+    assert set(operation["responses"]) == {"200", "304", "400", "404"}
 
 
 @pytest.mark.parametrize("path", [path for path in PATHS if "{" in path])

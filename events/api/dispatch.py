@@ -9,11 +9,12 @@ import re
 from functools import lru_cache
 
 from django.utils import translation
+from django.utils.cache import patch_vary_headers
 from django.views.decorators.csrf import csrf_exempt
 from rest_framework.response import Response
 
 from ..conf import events_settings
-from . import errors, read_cache
+from . import conditional, errors, read_cache
 from .params import LANGUAGE_CODES
 from .parsing import collect_params
 from .renderers import WPJSONRenderer
@@ -81,11 +82,18 @@ def rest_dispatch(request, path=""):
     _add_wordpress_headers(request, response, route_path)
     if isinstance(response, Response):
         response = _apply_global_params(request, response)
+    if original_method in ("GET", "HEAD"):
+        response = conditional.finish_read(request, response, _signed_in(request))
     if original_method == "HEAD":
         if hasattr(response, "render"):
             response.render()
         response.content = b""
     return response
+
+
+def _signed_in(request):
+    user = getattr(request, "api_user", None)
+    return bool(user is not None and user.is_authenticated) or "HTTP_AUTHORIZATION" in request.META
 
 
 def _cached_or_dispatched(request, route_path):
@@ -118,6 +126,8 @@ def _dispatch(request, route_path):
     if endpoint is None:
         raise errors.no_route()
     request.method = method
+    if route.has_path_variable:
+        conditional.check_if_match(request, route_path, _dispatch)
     request.raw_params = collect_params(request, kwargs)
     with translation.override(_requested_language(request.raw_params)):
         response = route.views[endpoint.action](request, **kwargs)
@@ -164,7 +174,7 @@ def _add_wordpress_headers(request, response, route_path):
             response["Access-Control-Allow-Credentials"] = "true"
         response["Access-Control-Expose-Headers"] = "X-WP-Total, X-WP-TotalPages, Link"
         response["Access-Control-Allow-Headers"] = CORS_ALLOW_HEADERS
-        response["Vary"] = "Origin"
+        patch_vary_headers(response, ("Origin",))
 
 
 def _allowed_methods(request, route):

@@ -293,11 +293,13 @@ PATH_VARIABLE_DESCRIPTIONS = {
 RESPONSE_DESCRIPTIONS = {
     "200": _("The request succeeded."),
     "201": _("The record was created."),
+    "304": _("Not modified: the ETag sent in If-None-Match is still current (no body)."),
     "400": _("A parameter is missing or invalid."),
     "401": _("The request needs an authenticated user."),
     "403": _("The caller may not do this."),
     "404": _("No route, record or page was found."),
     "410": _("The record is already in the trash."),
+    "412": _("If-Match named an ETag that is no longer current: the record changed since it was read."),
     "500": _("The record could not be deleted."),
 }
 
@@ -441,7 +443,7 @@ def _responses(codes, success=None):
     responses = {}
     for code in codes:
         entry = {"description": str(RESPONSE_DESCRIPTIONS[code])}
-        schema = success if code in ("200", "201") else error_schema()
+        schema = success if code in ("200", "201") else None if code == "304" else error_schema()
         if schema is not None:
             entry["content"] = {JSON: {"schema": schema}}
         responses[code] = entry
@@ -481,26 +483,26 @@ def path_item(route):
         item["get"] = {
             "summary": str(SUMMARIES[(collection, "list")]),
             "parameters": operation_parameters(route, actions["list"]),
-            "responses": _responses(("200", "400", "404"), list_schema(collection)),
+            "responses": _responses(("200", "304", "400", "404"), list_schema(collection)),
         }
     if "retrieve" in actions:
         item["get"] = {
             "summary": str(SUMMARIES[(collection, "retrieve")]),
             "parameters": operation_parameters(route, actions["retrieve"]),
-            "responses": _responses(("200", "400", "401", "403", "404"), record),
+            "responses": _responses(("200", "304", "400", "401", "403", "404"), record),
         }
     if "update" in actions:
         item["post"] = {
             "summary": str(SUMMARIES[(collection, "update")]),
             "parameters": operation_parameters(route, actions["retrieve"]) if "retrieve" in actions else [],
             "requestBody": request_body(route),
-            "responses": _responses(("200", "400", "401", "403", "404"), record),
+            "responses": _responses(("200", "400", "401", "403", "404", "412"), record),
         }
     if "destroy" in actions:
         item["delete"] = {
             "summary": str(SUMMARIES[(collection, "destroy")]),
             "parameters": operation_parameters(route, actions["destroy"]),
-            "responses": _responses(("200", "400", "401", "403", "404", "410", "500"), record),
+            "responses": _responses(("200", "400", "401", "403", "404", "410", "412", "500"), record),
         }
     return item
 

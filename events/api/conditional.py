@@ -1,0 +1,86 @@
+"""Conditional requests on the API: ETags on reads, 304 for a client that has the answer, If-Match on writes.
+
+The plugin sends no validators, so its clients download everything again; ours may ask "anything
+new?" with `If-None-Match` and get 304 Not Modified without a body. The validator is a digest of
+the response exactly as sent (body and total headers) in the request's language for this caller,
+so it changes whenever anything the response shows changes: a linked venue's edit, a translation,
+a term rename, a status change, the date window moving on. Writes honour `If-Match` (412
+rest_precondition_failed when the record changed since the client read it).
+"""
+import copy
+import hashlib
+
+from django.http import HttpResponseNotModified
+from django.utils.cache import patch_cache_control, patch_vary_headers
+from django.utils.translation import gettext_lazy as _
+
+from . import errors
+
+# Headers that are part of what a list shows, besides its body.
+SHOWN_HEADERS = ("X-WP-Total", "X-WP-TotalPages", "X-TEC-Total", "X-TEC-TotalPages")
+WRITE_METHODS = {"POST", "PUT", "PATCH", "DELETE"}
+
+
+def etag_of(response):
+    if getattr(response, "is_rendered", True) is False:
+        response.render()
+    digest = hashlib.sha256(response.content)
+    for name in SHOWN_HEADERS:
+        if name in response:
+            digest.update(f"\n{name}: {response[name]}".encode())
+    return f'W/"{digest.hexdigest()[:32]}"'
+
+
+def _listed_tags(header):
+    """The entity tags of an If-None-Match / If-Match header, compared weakly (RFC 9110 §8.8.3.2)."""
+    return {tag.strip().removeprefix("W/") for tag in header.split(",") if tag.strip()}
+
+
+def matches(header, etag):
+    if not header:
+        return False
+    tags = _listed_tags(header)
+    return "*" in tags or etag.removeprefix("W/") in tags
+
+
+def finish_read(request, response, signed_in):
+    """Validators and caching rules of a GET/HEAD answer; 304 when the client's copy is current."""
+    patch_vary_headers(response, ("Authorization", "Cookie"))
+    # A shared cache may keep anonymous answers (and must ask again each time); never a signed-in one.
+    patch_cache_control(response, no_cache=True, **({"private": True} if signed_in else {"public": True}))
+    if response.status_code != 200:
+        return response
+    etag = etag_of(response)
+    response["ETag"] = etag
+    if matches(request.META.get("HTTP_IF_NONE_MATCH"), etag):
+        not_modified = HttpResponseNotModified()
+        for name in ("ETag", "Vary", "Cache-Control", "Link", "Allow"):
+            if name in response:
+                not_modified[name] = response[name]
+        return not_modified
+    return response
+
+
+def check_if_match(request, route_path, dispatch):
+    """Before a write with `If-Match`: 412 unless the tag is that of what a GET of the URL shows now.
+
+    The current answer is produced by the same route as a GET by the same caller would be, so
+    the comparison holds whatever the record embeds. A record the caller cannot read is left to
+    the write's own refusal.
+    """
+    header = request.META.get("HTTP_IF_MATCH")
+    if not header or request.method not in WRITE_METHODS:
+        return
+    probe = copy.copy(request)
+    probe.method = "GET"
+    probe.META = {key: value for key, value in request.META.items() if key not in ("HTTP_IF_MATCH", "CONTENT_TYPE", "CONTENT_LENGTH")}
+    probe.META["REQUEST_METHOD"] = "GET"
+    current = dispatch(probe, route_path)
+    if current.status_code != 200:
+        return
+    if not matches(header, etag_of(current)):
+        raise errors.ApiError(
+            "rest_precondition_failed",
+            _("The record has changed since it was read: read it again, then send the change."),
+            412,
+        )

@@ -1,0 +1,95 @@
+"""Conditional requests on the API: ETag and 304 on every read, If-Match on writes, caching headers."""
+import pytest
+
+from events.models import Event, Venue
+
+from .conftest import API, post_json
+from .factories import make_category, make_event, make_venue
+
+pytestmark = pytest.mark.django_db
+
+
+def revalidated(client, path, etag, **extra):
+    return client.get(path, HTTP_IF_NONE_MATCH=etag, **extra)
+
+
+@pytest.mark.parametrize("path", ["", "/doc", "/events", "/events/{id}", "/venues", "/categories", "/events/by-slug/concert"])
+def test_every_read_has_an_etag_and_answers_304_to_a_current_copy(api, path):
+    event = make_event("Concert", venue=make_venue("Hall"), categories=[make_category("Jazz")])
+    url = f"{API}{path.format(id=event.pk)}"
+    first = api.get(url)
+    assert first.status_code == 200
+    etag = first["ETag"]
+    assert etag.startswith('W/"')
+    again = revalidated(api, url, etag)
+    assert again.status_code == 304
+    assert again.content == b""
+    assert again["ETag"] == etag
+    assert revalidated(api, url, 'W/"something-else"').status_code == 200
+
+
+@pytest.mark.parametrize(
+    "change, language",
+    [
+        pytest.param(lambda event: Venue.objects.filter(pk=event.venue_id).update(address="1 New Street"), "", id="linked-venue"),
+        pytest.param(lambda event: event.terms.update(name="Bebop"), "", id="term-rename"),
+        pytest.param(lambda event: Event.objects.filter(pk=event.pk).update(title_zh_hant="音樂會"), "/zh-hant", id="translation"),
+        pytest.param(lambda event: Event.objects.filter(pk=event.pk).update(featured=True), "", id="flag"),
+    ],
+)
+@pytest.mark.parametrize("path", ["/events", "/events/{id}"])
+def test_the_etag_changes_with_anything_the_answer_shows(api, change, language, path):
+    event = make_event("Concert", venue=make_venue("Hall"), categories=[make_category("Jazz")])
+    url = f"{API}{path.format(id=event.pk)}"
+    etag = api.get(f"{language}{url}")["ETag"]
+    change(event)
+    fresh = revalidated(api, f"{language}{url}", etag)
+    assert fresh.status_code == 200
+    assert fresh["ETag"] != etag
+
+
+def test_the_etag_depends_on_the_language(api):
+    event = make_event("Concert", title_zh_hans="音乐会")
+    url = f"{API}/events/{event.pk}"
+    etag = api.get(url)["ETag"]
+    assert revalidated(api, f"/zh-hans{url}", etag).status_code == 200
+    assert api.get(f"/zh-hans{url}")["ETag"] != etag
+
+
+def test_anonymous_answers_are_public_and_signed_ones_private(api, editor):
+    anonymous = api.get(f"{API}/events")
+    assert "public" in anonymous["Cache-Control"] and "no-cache" in anonymous["Cache-Control"]
+    assert {"Authorization", "Cookie"} <= {v.strip() for v in anonymous["Vary"].split(",")}
+    signed = editor.get(f"{API}/events")
+    assert "private" in signed["Cache-Control"]
+    assert "public" not in signed["Cache-Control"]
+
+
+def test_if_match_refuses_a_write_based_on_a_stale_read(editor):
+    event = make_event("Concert")
+    url = f"{API}/events/{event.pk}"
+    etag = editor.get(url)["ETag"]
+    # Another editor changes the title meanwhile.
+    assert post_json(editor, f"/events/{event.pk}", {"title": "Renamed by a colleague"}).status_code == 200
+    stale = editor.post(url, {"title": "My change"}, format="json", HTTP_IF_MATCH=etag)
+    assert stale.status_code == 412
+    assert stale.json()["code"] == "rest_precondition_failed"
+    assert Event.objects.get(pk=event.pk).title_en == "Renamed by a colleague"
+    current = editor.get(url)["ETag"]
+    accepted = editor.post(url, {"title": "My change"}, format="json", HTTP_IF_MATCH=current)
+    assert accepted.status_code == 200
+    assert Event.objects.get(pk=event.pk).title_en == "My change"
+
+
+def test_if_match_guards_deletes_too(editor):
+    event = make_event("Concert")
+    url = f"{API}/events/{event.pk}"
+    assert editor.delete(url, HTTP_IF_MATCH='W/"not-the-current-one"').status_code == 412
+    assert Event.objects.get(pk=event.pk).status == "publish"
+    assert editor.delete(url, HTTP_IF_MATCH=editor.get(url)["ETag"]).status_code == 200
+
+
+def test_head_carries_the_same_etag(api):
+    event = make_event("Concert")
+    url = f"{API}/events/{event.pk}"
+    assert api.head(url)["ETag"] == api.get(url)["ETag"]
