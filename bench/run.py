@@ -231,6 +231,9 @@ class Load:
     method: str = "GET"
     # body(n) → bytes of the n-th request of a client (writes need distinct records).
     body: object = None
+    # Revalidating rows: each path is sent with If-None-Match: the ETag its first answer carried.
+    revalidate: bool = False
+    path_headers: dict = field(default_factory=dict)
 
     @property
     def anonymous(self):
@@ -296,6 +299,9 @@ def endpoints_for(calendar, signed):
     for credential, (reader, _writer) in signed.items():
         endpoints[f"events/{{id}} [{credential}]"] = Load(single_paths, reader)
         endpoints[f"events?per_page=10 [{credential}]"] = Load([f"{api}/events?per_page=10"], reader)
+    # A sync client asking "anything new?": the 304 must cost far less than the answer itself.
+    endpoints["events?per_page=10 [If-None-Match]"] = Load([f"{api}/events?per_page=10"], revalidate=True)
+    endpoints["events/{id} [If-None-Match]"] = Load(single_paths, revalidate=True)
     for credential, (_reader, writer) in signed.items():
         endpoints[f"POST events [{credential}]"] = Load(
             [f"{api}/events"], {**writer, "Content-Type": "application/json"}, "POST", new_event_body
@@ -358,13 +364,15 @@ class Server:
         self.log.close()
 
 
-def fetch(port, path, headers=None):
-    """One GET on a new connection: (status, queries header, body)."""
+def fetch(port, path, headers=None, etag=None):
+    """One GET on a new connection: (status, queries header, body), or its ETag when `etag` is set."""
     conn = http.client.HTTPConnection(HOST, port, timeout=REQUEST_TIMEOUT)
     try:
         conn.request("GET", path, headers={"Accept": "application/json", **(headers or {})})
         response = conn.getresponse()
         body = response.read()
+        if etag:
+            return response.getheader("ETag")
         return response.status, response.getheader(QUERIES_HEADER), body
     finally:
         conn.close()
@@ -441,7 +449,7 @@ def client_loop(port, load, slot, stride, duration, barrier, tally):
         body = load.body(next(BODY_NUMBERS)) if load.body else None
         index += stride
         try:
-            conn.request(load.method, path, body=body, headers=headers)
+            conn.request(load.method, path, body=body, headers={**headers, **load.path_headers.get(path, {})})
             response = conn.getresponse()
             response.read()
         except (OSError, http.client.HTTPException):
@@ -504,7 +512,7 @@ def list_query_counts(port, endpoints):
     """Queries of every list at per_page=1 and per_page=50: they must be equal (no N+1)."""
     rows = []
     for number, (name, load) in enumerate(endpoints.items()):
-        if name == FLOOR or load.method != "GET" or "?" not in load.paths[0]:
+        if name == FLOOR or load.method != "GET" or load.revalidate or "?" not in load.paths[0]:
             continue
         counts = []
         for per_page in (1, 50):
@@ -725,6 +733,8 @@ def main(argv=None):
             limit = (len(endpoints) * (args.warmup + args.duration * len(args.concurrency)) + 60) * 2
             writer = BackgroundWriter(server.port, calendar, signed[APP_PASSWORD][1], limit).__enter__()
         for name, load in endpoints.items():
+            if load.revalidate:
+                load.path_headers = {path: {"If-None-Match": fetch(server.port, path, etag=True)} for path in load.paths}
             print(f"measuring {name} ...", flush=True)
             if args.warmup > 0:
                 drive(server.port, name, load, max(args.concurrency), args.warmup)
