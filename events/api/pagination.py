@@ -1,7 +1,5 @@
 """Paging of every list: WordPress-style page/per_page, totals, headers and the page links."""
 import math
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 
 from django.db import connections
@@ -10,6 +8,7 @@ from django.db.models.expressions import RawSQL
 from rest_framework.response import Response
 
 from ..conf import events_settings
+from ..memory import RecentValues
 from .links import with_query
 
 
@@ -67,12 +66,14 @@ def fetch_page(queryset, page, per_page):
     rows = list(queryset.annotate(listed_snapshot=RawSQL(SNAPSHOT_SQL, ()))[offset : offset + per_page])
     sql, params = queryset.order_by().values("pk").query.sql_with_params()
     key = repr((sql, params))
-    total = snapshot_totals.get(key, rows[0].listed_snapshot) if rows else None
-    if total is None:
+    remembered = snapshot_totals.get(key)
+    if rows and remembered is not None and remembered[0] == rows[0].listed_snapshot:
+        total = remembered[1]
+    else:
         with connection.cursor() as cursor:
             cursor.execute(f"SELECT COUNT(*), {SNAPSHOT_SQL} FROM ({sql}) AS listed", params)
             total, snapshot = cursor.fetchone()
-        snapshot_totals.put(key, snapshot, total)
+        snapshot_totals.put(key, (snapshot, total))
     return Page(rows=rows, page=page, per_page=per_page, total=total)
 
 
@@ -90,35 +91,8 @@ def _page_counted_alongside(queryset, offset, page, per_page):
 SNAPSHOT_SQL = "pg_current_snapshot()::text"
 
 
-class SnapshotTotals:
-    """List totals by (list query, snapshot), the most recent few hundred, shared by a process's threads."""
-
-    def __init__(self, max_entries=512):
-        self.max_entries = max_entries
-        self._entries = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, key, snapshot):
-        with self._lock:
-            entry = self._entries.get(key)
-            if entry is None or entry[0] != snapshot:
-                return None
-            self._entries.move_to_end(key)
-            return entry[1]
-
-    def put(self, key, snapshot, total):
-        with self._lock:
-            self._entries[key] = (snapshot, total)
-            self._entries.move_to_end(key)
-            while len(self._entries) > self.max_entries:
-                self._entries.popitem(last=False)
-
-    def clear(self):
-        with self._lock:
-            self._entries.clear()
-
-
-snapshot_totals = SnapshotTotals()
+# List totals by list query: (snapshot, total) of the most recently counted 512 lists of a process.
+snapshot_totals = RecentValues(max_entries=512)
 
 
 def page_links(base_url, filters, page):

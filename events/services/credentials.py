@@ -11,9 +11,7 @@ import datetime as dt
 import re
 import secrets
 import string
-import threading
 import time
-from collections import OrderedDict
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -23,6 +21,7 @@ from django.utils import timezone
 from django.utils.crypto import constant_time_compare, salted_hmac
 
 from ..conf import events_settings
+from ..memory import RecentValues
 from ..models import ApplicationPassword
 
 APP_PASSWORD_LENGTH = 24
@@ -124,9 +123,7 @@ class RememberedLoginPasswords:
     """
 
     def __init__(self, max_entries=1024):
-        self.max_entries = max_entries
-        self._entries = OrderedDict()
-        self._lock = threading.Lock()
+        self._entries = RecentValues(max_entries)
 
     @staticmethod
     def _digest(user, password):
@@ -138,8 +135,7 @@ class RememberedLoginPasswords:
         lifetime = events_settings.LOGIN_PASSWORD_MEMORY_SECONDS
         if lifetime > 0:
             digest = self._digest(user, password)
-            with self._lock:
-                entry = self._entries.get(user.pk)
+            entry = self._entries.get(user.pk)
             if entry is not None and entry[1] > time.monotonic() and constant_time_compare(entry[0], digest):
                 return True
         if not user.check_password(password):
@@ -150,15 +146,10 @@ class RememberedLoginPasswords:
         return True
 
     def remember(self, user, password, lifetime):
-        with self._lock:
-            self._entries[user.pk] = (self._digest(user, password), time.monotonic() + lifetime)
-            self._entries.move_to_end(user.pk)
-            while len(self._entries) > self.max_entries:
-                self._entries.popitem(last=False)
+        self._entries.put(user.pk, (self._digest(user, password), time.monotonic() + lifetime))
 
     def clear(self):
-        with self._lock:
-            self._entries.clear()
+        self._entries.clear()
 
 
 remembered_login_passwords = RememberedLoginPasswords()

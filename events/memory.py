@@ -1,0 +1,34 @@
+"""A small thread-safe memory of recent values, bounded in size: what a process may keep between requests.
+
+Only for values that can never be stale (each entry names what it is valid for: a database
+snapshot, a stored password hash), so one process's memory never contradicts another's.
+"""
+import threading
+from collections import OrderedDict
+
+
+class RecentValues:
+    """A mapping that keeps its `max_entries` most recently used keys."""
+
+    def __init__(self, max_entries):
+        self.max_entries = max_entries
+        self._entries = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key):
+        with self._lock:
+            value = self._entries.get(key)
+            if value is not None:
+                self._entries.move_to_end(key)
+            return value
+
+    def put(self, key, value):
+        with self._lock:
+            self._entries[key] = value
+            self._entries.move_to_end(key)
+            while len(self._entries) > self.max_entries:
+                self._entries.popitem(last=False)
+
+    def clear(self):
+        with self._lock:
+            self._entries.clear()
