@@ -222,6 +222,17 @@ class EventAdminForm(forms.ModelForm):
         lines = [line.strip() for line in (self.cleaned_data.get("cost_text") or "").splitlines()]
         return [line for line in lines if line]
 
+    def clean(self):
+        cleaned = super().clean()
+        start, end = cleaned.get("start"), cleaned.get("end")
+        if start and end:
+            # All-day events span whole days, so only their dates count. (The API keeps the plugin's
+            # rule of moving such an end to the start; an editor is told instead.)
+            too_early = end.date() < start.date() if cleaned.get("all_day") else end < start
+            if too_early:
+                self.add_error("end", _("The end cannot come before the start."))
+        return cleaned
+
 
 class EventOrganizerInline(admin.TabularInline):
     """Organizers in the order the event lists them; rights follow the event's own."""

@@ -411,3 +411,22 @@ def test_organizer_search_covers_every_language(editor):
     response = editor.get("/admin/events/organizer/?q=音樂")
     assert [o.title_en for o in response.context["cl"].result_list] == ["Friends of music"]
     assert Organizer.objects.count() == 1
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        pytest.param({"end_0": "2030-07-01", "end_1": "18:00:00"}, id="earlier-time"),
+        pytest.param({"all_day": "on", "end_0": "2030-06-30", "end_1": "23:00:00"}, id="all-day-earlier-date"),
+    ],
+)
+def test_an_end_before_the_start_is_refused_on_the_end_field(editor, fields):
+    response = editor.post("/admin/events/event/add/", event_form(**fields))
+    assert response.status_code == 200
+    assert "end" in response.context["adminform"].form.errors
+    assert not Event.objects.exists()
+
+
+def test_an_all_day_event_ending_the_same_day_is_accepted(editor):
+    data = event_form(all_day="on", start_1="10:00:00", end_0="2030-07-01", end_1="09:00:00", timezone_name="UTC")
+    assert editor.post("/admin/events/event/add/", data).status_code == 302

@@ -28,17 +28,41 @@ def fresh_totals():
     snapshot_totals.clear()
 
 
-def test_a_total_is_counted_once_then_remembered_until_something_commits(api, editor):
+def remembered_on_a_quiet_moment(api, **query):
+    """Whether a list read right after another is answered from memory.
+
+    Any transaction ending anywhere on the server (another database's included: the test suite's
+    other worker) gives the next statement a new snapshot, so a pair of reads may straddle one; a
+    few pairs find a quiet moment.
+    """
+    for _ in range(ATTEMPTS):
+        listed_total(api, **query)
+        if not listed_total(api, **query)[2]:
+            return True
+    return False
+
+
+ATTEMPTS = 30
+
+
+def test_a_total_is_remembered_until_something_commits(api, editor):
     for _ in range(3):
         make_event()
-    assert listed_total(api) == (3, 3, True)
-    assert listed_total(api) == (3, 3, False)
-    assert listed_total(api, per_page=2) == (3, 3, False)  # the page size does not change the total
-    assert listed_total(api, featured="true") == (0, 0, True)  # another filter, another total
+    assert listed_total(api)[:2] == (3, 3)
+    assert remembered_on_a_quiet_moment(api)
+    assert remembered_on_a_quiet_moment(api, per_page=2)  # the page size does not change the total
+    assert listed_total(api, featured="true")[:2] == (0, 0)
     created = post_json(editor, "/events", {"title": "New", "start_date": "tomorrow 10:00", "end_date": "tomorrow 11:00", "status": "publish"})
     assert created.status_code == 201
+    # The commit gave the next statement a new snapshot: counted again, and exact.
     assert listed_total(api) == (4, 4, True)
-    assert listed_total(api) == (4, 4, False)
+    assert remembered_on_a_quiet_moment(api)
+
+
+def test_a_new_list_query_is_counted(api):
+    make_event()
+    listed_total(api)
+    assert listed_total(api, featured="true") == (0, 0, True)
 
 
 def test_a_write_still_open_elsewhere_is_not_counted_and_is_once_committed(api):
