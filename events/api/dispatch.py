@@ -73,8 +73,7 @@ def rest_dispatch(request, path=""):
     except errors.ApiError as error:
         response = error.as_response()
     except errors.DATABASE_FAILURES as error:
-        errors.logger.warning("Database unavailable while serving %s %s: %s", request.method, request.get_full_path(), error)
-        response = errors.database_unavailable().as_response()
+        response = errors.database_failure(request, error).as_response()
     except Exception:  # noqa: BLE001 - the contract promises a JSON error, never an HTML 500
         errors.logger.exception("Unhandled error while serving %s %s", request.method, request.get_full_path())
         response = errors.internal_error().as_response()

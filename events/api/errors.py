@@ -113,6 +113,17 @@ def database_unavailable():
     )
 
 
+def database_failure(request, error):
+    """Log a database failure met while serving `request`; the 503 to answer it with."""
+    logger.warning(
+        "Database unavailable while serving %s %s: %s",
+        getattr(request, "method", "?"),
+        getattr(request, "get_full_path", lambda: "?")(),
+        error,
+    )
+    return database_unavailable()
+
+
 def internal_error():
     return ApiError("rest_internal_error", _("The server could not complete the request."), 500)
 
@@ -134,8 +145,7 @@ def exception_handler(exc, context):
     if isinstance(exc, drf_exceptions.APIException):
         return ApiError(exc.default_code, str(exc.detail), exc.status_code).as_response()
     if isinstance(exc, DATABASE_FAILURES):
-        logger.warning("Database unavailable while serving %s: %s", getattr(request, "path", "?"), exc)
-        return database_unavailable().as_response()
+        return database_failure(request, exc).as_response()
     logger.exception(
         "Unhandled error while serving %s %s", getattr(request, "method", "?"), getattr(request, "get_full_path", lambda: "?")()
     )

@@ -9,6 +9,7 @@ from rest_framework.response import Response
 
 from ..conf import events_settings
 from ..memory import RecentValues
+from .params import MAX_RECORD_ID
 from .links import with_query
 
 
@@ -41,10 +42,6 @@ def paginate(queryset, page, per_page):
     return Page(rows=rows, page=page, per_page=per_page, total=total)
 
 
-# IDs and offsets past this cannot name a row; the databases refuse to compare with them.
-MAX_OFFSET = 2**63 - 1
-
-
 def fetch_page(queryset, page, per_page):
     """The event rows of one page and the list's exact total.
 
@@ -58,7 +55,7 @@ def fetch_page(queryset, page, per_page):
     page rows as an uncorrelated subquery of the same statement.
     """
     offset = (page - 1) * per_page
-    if offset > MAX_OFFSET:
+    if offset > MAX_RECORD_ID:  # the databases refuse offsets past the 64-bit range
         return Page(rows=[], page=page, per_page=per_page, total=0)
     connection = connections[queryset.db]
     if connection.vendor != "postgresql" or connection.in_atomic_block:

@@ -133,8 +133,8 @@ class IntegerParam(WPParamMixin, serializers.Field):
             self.type_error()
         if isinstance(data, int):
             value = data
-        elif parse_int(data, signed=True) is not None:
-            value = parse_int(data, signed=True)
+        elif isinstance(data, str) and parse_int(data, signed=True) is not None:
+            value = int(data.strip())
         elif isinstance(data, float) and data.is_integer():
             value = int(data)
         else:
@@ -307,6 +307,15 @@ class Params(serializers.Serializer):
     @classmethod
     def validate_request(cls, raw_params, context):
         params = cls(data=raw_params, context=context)
+        declared = params.fields
+        # One check for every declared parameter, before any field's own validator (some query the
+        # database): PostgreSQL can neither store nor compare text holding NUL. Undeclared
+        # parameters are ignored, as WordPress ignores them, and never reach a query.
+        holding_nul = {name: INVALID for name, value in raw_params.items() if name in declared and contains_nul(value)}
+        if holding_nul:
+            # WordPress's order still holds: missing parameters are reported before invalid ones.
+            missing = [name for name, field in declared.items() if field.required and name not in raw_params]
+            raise errors.missing_params(missing) if missing else errors.invalid_params(holding_nul)
         if params.is_valid():
             return params.validated_data
         failures = params.errors

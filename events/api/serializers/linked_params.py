@@ -190,7 +190,7 @@ class LinkedParams(Params):
 
 class LinkedWriteParams(LinkedParams):
     """Write parameters of venues and organizers (a NUL anywhere is refused for every route, in
-    WPViewSet.validate_params)."""
+    Params.validate_request)."""
 
 
 # --- declarations shared by both kinds ----------------------------------------------------------

@@ -5,7 +5,7 @@ from rest_framework.negotiation import DefaultContentNegotiation
 
 from .. import errors
 from ..authentication import BasicAuthentication, SessionAuthentication, TokenAuthentication
-from ..params import INVALID, Params, contains_nul
+from ..params import Params
 from ..permissions import Public
 from ..renderers import WPJSONRenderer
 
@@ -60,17 +60,8 @@ class WPViewSet(viewsets.GenericViewSet):
 
     def validate_params(self, request):
         raw = getattr(request._request, "raw_params", {})
-        # One check for every parameter, declared or not: PostgreSQL can neither store nor compare
-        # text holding NUL, so no such value may travel on towards a query.
-        params_class = self.params_classes.get(self.action) or Params
-        declared = params_class().fields
-        # Undeclared parameters are ignored, as WordPress ignores them, and never reach a query.
-        holding_nul = {name: INVALID for name, value in raw.items() if name in declared and contains_nul(value)}
-        if holding_nul:
-            # WordPress's order still holds: missing parameters are reported before invalid ones.
-            missing = [name for name, field in declared.items() if field.required and name not in raw]
-            raise errors.missing_params(missing) if missing else errors.invalid_params(holding_nul)
         self.sent = set(raw)
+        params_class = self.params_classes.get(self.action) or Params
         return params_class.validate_request(raw, self.get_serializer_context())
 
     def permission_denied(self, request, message=None, code=None):
