@@ -64,7 +64,7 @@ def fetch_page(queryset, page, per_page):
     sql, params = queryset.order_by().values("pk").query.sql_with_params()
     key = repr((sql, params))
     remembered = snapshot_totals.get(key)
-    if rows and remembered is not None and remembered[0] == rows[0].listed_snapshot:
+    if rows and remembered is not None and remembered[0] == _field(rows[0], "listed_snapshot"):
         total = remembered[1]
     else:
         with connection.cursor() as cursor:
@@ -82,7 +82,12 @@ def _page_counted_alongside(queryset, offset, page, per_page):
     """
     total = queryset.order_by().annotate(listed=Func(F("pk"), function="COUNT")).values("listed")
     rows = list(queryset.annotate(listed_total=Subquery(total))[offset : offset + per_page])
-    return Page(rows=rows, page=page, per_page=per_page, total=rows[0].listed_total if rows else 0)
+    return Page(rows=rows, page=page, per_page=per_page, total=_field(rows[0], "listed_total") if rows else 0)
+
+
+def _field(row, name):
+    """A value of a page row: a model instance, or a dict from a `values()` queryset."""
+    return row[name] if isinstance(row, dict) else getattr(row, name)
 
 
 SNAPSHOT_SQL = "pg_current_snapshot()::text"
