@@ -8,7 +8,7 @@ from ...conf import events_settings
 from ...models import Event, EventOrganizer, PostKind, PostStatus
 from ...services import visibility
 from .. import errors
-from ..filters.events import EventFilterSet, date_window
+from ..filters.events import EventFilterSet, date_window, filter_values
 from ..links import namespace_url
 from ..pagination import effective_per_page, fetch_page, list_response, page_links
 from ..serializers.event_params import (
@@ -78,7 +78,7 @@ class EventViewSet(EventWriteActions, WPViewSet):
         params = self.params
         page_number, per_page = params["page"], effective_per_page(params["per_page"])
         window = date_window(params, self.sent)
-        filterset = EventFilterSet(data=self.filter_values(window), queryset=self.get_queryset())
+        filterset = EventFilterSet(data=filter_values(self.params, window), queryset=self.get_queryset())
         queryset = filterset.qs.order_by(*self.ordering())
         page = fetch_page(queryset, page_number, per_page)
         if page_number > 1 and not page.rows:
@@ -94,19 +94,6 @@ class EventViewSet(EventWriteActions, WPViewSet):
         if events_settings.TIMEZONE_MODE == "site":
             return ("start_utc", "id")
         return ("start_local", "id")
-
-    def filter_values(self, window):
-        params = self.params
-        values = {"window": window}
-        for name in ("search", "venue", "organizer", "featured", "geoloc", "include", "post_parent"):
-            if name in params:
-                values[name] = params[name]
-        for name in ("categories", "tags"):
-            if name in params and params[name].ids:
-                values[name] = params[name].ids
-        if "geoloc_lat" in params:
-            values["near"] = (params["geoloc_lat"], params["geoloc_lng"])
-        return values
 
     def echoed_filters(self, window, per_page):
         """The applied filters in the order the plugin writes them into the list links (events.md §2.7).
