@@ -127,6 +127,12 @@ def test_event_page_answers_ical_as_its_ical_link_does(client):
     assert by_query.content == by_link.content
 
 
+def test_file_names_keep_the_slug_in_its_own_script(client):
+    event = soon(title="爵士之夜")
+    disposition = client.get(f"/event/{event.slug}/ical/")["Content-Disposition"]
+    assert disposition == "attachment; filename*=utf-8''%E7%88%B5%E5%A3%AB%E4%B9%8B%E5%A4%9C.ics"
+
+
 def test_times_cross_a_daylight_saving_change_in_the_event_zone(client):
     # New York moves its clocks forward at 2:00 on 9 March 2031: the event lasts 37 hours, not 38.
     event = make_event(

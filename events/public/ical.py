@@ -52,6 +52,13 @@ def last_changed(event):
     return max([event.modified, *(record.modified for record in linked)]).astimezone(dt.UTC).replace(microsecond=0)
 
 
+def uid(event, request):
+    """`<id>@<site>`, the site as the record's global ID names it (host and mount path, no language
+    prefix): the same in every language and through reschedules, unlike the plugin's `<id>-<start>-<end>`."""
+    site = global_id(request, event.pk).rpartition("?")[0]
+    return f"{event.pk}@{site}"
+
+
 def sequence(changed):
     return max(0, int((changed - SEQUENCE_EPOCH).total_seconds()))
 
@@ -78,7 +85,8 @@ def location(venue, locked):
 
 def organizer_address(organizer, request):
     """The ORGANIZER value: a mailto: address when the organizer shows an email, else its page."""
-    address = icalendar.vCalAddress(f"mailto:{organizer.email}" if organizer.email and not organizer.password else post_url(request, organizer))
+    shows_email = organizer.email and not organizer.password
+    address = icalendar.vCalAddress(f"mailto:{organizer.email}" if shows_email else post_url(request, organizer))
     address.params["CN"] = icalendar.vText(title_text(organizer))
     return address
 
@@ -88,7 +96,7 @@ def event_entry(event, request):
     entry = icalendar.Event()
     changed = last_changed(event)
     start, end = event_times(event)
-    entry.add("uid", f"{event.pk}@{global_id(request, event.pk).rpartition('?')[0]}")
+    entry.add("uid", uid(event, request))
     # Without a METHOD, DTSTAMP is the last revision of the information (RFC 5545 §3.8.7.2).
     entry.add("dtstamp", changed)
     entry.add("last-modified", changed)
