@@ -9,7 +9,7 @@ from ...conf import events_settings
 from ...models import Event, EventOrganizer, PostKind, PostStatus
 from ...services import visibility
 from .. import errors, rendering
-from ..filters.events import EventFilterSet, date_window
+from ..filters.events import EventFilterSet, date_window, filter_values
 from ..links import namespace_url
 from ..pagination import effective_per_page, fetch_page, list_response, page_links
 from ..params import MAX_RECORD_ID
@@ -83,7 +83,7 @@ class EventViewSet(EventWriteActions, WPViewSet):
         params = self.params
         page_number, per_page = params["page"], effective_per_page(params["per_page"])
         window = date_window(params, self.sent)
-        filterset = EventFilterSet(data=self.filter_values(window), queryset=self.listed(Event.objects.all()))
+        filterset = EventFilterSet(data=filter_values(self.params, window), queryset=self.listed(Event.objects.all()))
         # The page is read as IDs: the records come from the rendering store (api/rendering.py).
         queryset = filterset.qs.order_by(*self.ordering()).values(*rendering.EventFacts.__slots__)
         page = fetch_page(queryset, page_number, per_page)
@@ -122,19 +122,6 @@ class EventViewSet(EventWriteActions, WPViewSet):
         if events_settings.TIMEZONE_MODE == "site":
             return ("start_utc", "id")
         return ("start_local", "id")
-
-    def filter_values(self, window):
-        params = self.params
-        values = {"window": window}
-        for name in ("search", "venue", "organizer", "featured", "geoloc", "include", "post_parent"):
-            if name in params:
-                values[name] = params[name]
-        for name in ("categories", "tags"):
-            if name in params and params[name].ids:
-                values[name] = params[name].ids
-        if "geoloc_lat" in params:
-            values["near"] = (params["geoloc_lat"], params["geoloc_lng"])
-        return values
 
     def echoed_filters(self, window, per_page):
         """The applied filters in the order the plugin writes them into the list links (events.md §2.7).
