@@ -11,6 +11,7 @@ from ..conf import events_settings
 from ..memory import RecentValues
 from .params import MAX_RECORD_ID
 from .links import with_query
+from .renderers import JSONText, to_json
 
 
 def effective_per_page(requested):
@@ -114,10 +115,18 @@ def page_links(base_url, filters, page):
 
 
 def list_response(key, records, page, links):
-    """The list envelope (`{key: [...], rest_url, next/previous, total, total_pages}`) and headers."""
-    body = {key: records, **{name: links[name] for name in ("rest_url", "next_rest_url", "previous_rest_url") if name in links}}
-    body["total"] = page.total
-    body["total_pages"] = page.total_pages
+    """The list envelope (`{key: [...], rest_url, next/previous, total, total_pages}`) and headers.
+
+    `records` are dicts, or JSON texts (the events list joins stored renderings): the envelope is
+    then written around them.
+    """
+    tail = {name: links[name] for name in ("rest_url", "next_rest_url", "previous_rest_url") if name in links}
+    tail["total"] = page.total
+    tail["total_pages"] = page.total_pages
+    if records and isinstance(records[0], str):
+        body = JSONText(f"{{{to_json(key)}:[{','.join(records)}],{to_json(tail)[1:]}")
+    else:
+        body = {key: records, **tail}
     response = Response(body)
     response["X-TEC-Total"] = str(page.total)
     response["X-TEC-TotalPages"] = str(page.total_pages)

@@ -35,10 +35,10 @@ from django.db.models import Prefetch, Q
 from django.db.models.signals import m2m_changed, post_delete, post_save, pre_delete
 from django.utils import translation
 from django.utils.encoding import iri_to_uri
-from rest_framework.utils import encoders
 
 from ..conf import events_settings
 from .. import changes
+from .renderers import to_json
 from ..models import Attachment, Event, EventOrganizer, Organizer, PostKind, RenderedRecord, Term, Venue
 
 # Bump whenever a serializer's output changes, so rows of the old shape are never served.
@@ -68,12 +68,6 @@ class NotRenderable(Exception):
 
 def reference(kind, record_id):
     return f"{REFERENCE}{kind}:{record_id}"
-
-
-def to_json(data):
-    """JSON text exactly as the API's renderer writes it (WPJSONRenderer: compact, UTF-8, strict)."""
-    text = json.dumps(data, cls=encoders.JSONEncoder, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
-    return text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
 
 
 # --- the epoch -------------------------------------------------------------------------------------
@@ -398,6 +392,8 @@ def connect_rendering():
 # --- reading ---------------------------------------------------------------------------------------
 
 _REFERENCE_TEXT = re.compile(r'"\\u0000(\w+):(\d+)"')
+# A list of term references: its terms are joined in name order (the name of the language).
+_TERM_LIST_TEXT = re.compile(r'\[("\\u0000term:\d+"(?:,"\\u0000term:\d+")*)\]')
 
 
 class Splicer:
@@ -473,6 +469,7 @@ class Assembler:
         self.rows = {}
         self.absent = set()
         self._loaded = {}
+        self._texts = {}
 
     def fetch(self, keys):
         wanted = [key for key in keys if key not in self.rows and key not in self.absent]
@@ -506,6 +503,32 @@ class Assembler:
                 raise Unresolved(key)
             self._loaded[key] = self.splicer.load(self.rows[key][0])
         return self._loaded[key]
+
+    def event_text(self, event_id):
+        """The event's JSON text with its linked records and terms joined in, without parsing it."""
+        row = self.rows.get((EVENT, event_id))
+        if row is None:
+            raise Unresolved((EVENT, event_id))
+        text = _TERM_LIST_TEXT.sub(self._terms_text, self.splicer.text(row[0]))
+        return _REFERENCE_TEXT.sub(self._reference_text, text)
+
+    def _terms_text(self, match):
+        keys = [(kind, int(record_id)) for kind, record_id in _REFERENCE_TEXT.findall(match.group(0))]
+        for key in keys:
+            if key not in self.rows:
+                raise Unresolved(key)
+        keys.sort(key=lambda key: (self.rows[key][1], key[1]))
+        return f"[{','.join(self._fragment_text(key) for key in keys)}]"
+
+    def _reference_text(self, match):
+        return self._fragment_text((match.group(1), int(match.group(2))))
+
+    def _fragment_text(self, key):
+        if key not in self._texts:
+            if key not in self.rows:
+                raise Unresolved(key)
+            self._texts[key] = self.splicer.text(self.rows[key][0])
+        return self._texts[key]
 
     def event(self, event_id):
         record = self.splicer.load(self.rows[(EVENT, event_id)][0]) if (EVENT, event_id) in self.rows else None

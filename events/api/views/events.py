@@ -1,4 +1,6 @@
 """The events routes: the list and single reads here, the writes mixed in from event_writes."""
+import json
+
 from django.db.models import Prefetch
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
@@ -12,6 +14,7 @@ from .. import errors, rendering
 from ..filters.events import EventFilterSet, date_window, filter_values
 from ..links import namespace_url
 from ..pagination import effective_per_page, fetch_page, list_response, page_links
+from ..renderers import to_json
 from ..params import MAX_RECORD_ID
 from ..serializers.event_params import (
     EventListParams,
@@ -94,7 +97,8 @@ class EventViewSet(EventWriteActions, WPViewSet):
         return list_response("events", records, page, links)
 
     def page_records(self, rows):
-        """The records of a page: stored renderings joined; those not stored yet are built (and stored)."""
+        """The JSON texts of a page's records: stored renderings joined; those not stored yet are built
+        (and stored). Texts, not dicts: parsing and writing them again would cost more than the join."""
         request = self.request
         assembler = rendering.Assembler(request, translation.get_language())
         page_ids = [row["pk"] for row in rows]
@@ -103,16 +107,18 @@ class EventViewSet(EventWriteActions, WPViewSet):
         records = {}
         for row in rows:
             try:
-                record = assembler.event(row["pk"])
+                text = assembler.event_text(row["pk"])
             except rendering.Unresolved:
                 continue
             # events.md §1.6: what a password-protected event shows depends on the request.
-            records[row["pk"]] = blank_protected(record) if is_protected(rendering.EventFacts.of(row), request) else record
+            if is_protected(rendering.EventFacts.of(row), request):
+                text = to_json(blank_protected(json.loads(text)))
+            records[row["pk"]] = text
         built = [pk for pk in page_ids if pk not in records]
         if built:
             context = {"request": request, "blank_protected": True}
             for event in self.get_queryset().filter(pk__in=built):
-                records[event.pk] = EventRecordSerializer(event, context=context).data
+                records[event.pk] = to_json(EventRecordSerializer(event, context=context).data)
             assembler.keep_missing()
         return [records[pk] for pk in page_ids]
 
