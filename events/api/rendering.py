@@ -478,6 +478,28 @@ class Assembler:
         self.rows.update(fetch_rows(wanted, self.language))
         self.absent.update(key for key in wanted if key not in self.rows)
 
+    def event_facts(self, event_id):
+        """The event's EventFacts (None when there is no such event) and its own rows, in one query."""
+        connection = connections[DEFAULT_DB_ALIAS]
+        events = connection.ops.quote_name(Event._meta.db_table)
+        rows = connection.ops.quote_name(RenderedRecord._meta.db_table)
+        sql = (
+            f"SELECT e.status, e.author_id, e.password, e.status_before_trash, r.kind, r.body, r.sort_name "
+            f"FROM {events} e LEFT JOIN {rows} r ON r.record_id = e.id AND r.kind IN (%s, %s) "
+            f"AND r.language = %s AND r.epoch = %s WHERE e.id = %s"
+        )
+        with connection.cursor() as cursor:
+            cursor.execute(sql, [EVENT, EVENT_LD, self.language, current_epoch(), event_id])
+            found = cursor.fetchall()
+        if not found:
+            return None
+        for *_facts, kind, body, sort_name in found:
+            if kind is not None:
+                self.rows[(kind, event_id)] = (body, sort_name)
+        self.absent.update(key for key in ((EVENT, event_id), (EVENT_LD, event_id)) if key not in self.rows)
+        status, author_id, password, status_before_trash = found[0][:4]
+        return EventFacts(event_id, status, author_id, password, status_before_trash)
+
     def keep_missing(self, embedded_too=True):
         """Store what this request looked for and did not find (rows that exist by then are kept),
         and what the events stored here embed, so that the next read finds them all."""
@@ -547,10 +569,9 @@ class Assembler:
         return record
 
     def single_event(self, event_id, user, protected):
-        """The single read: the record plus JSON-LD (events.md §1.5) for `user`."""
+        """The single read: the record plus JSON-LD (events.md §1.5) for `user`; after event_facts()."""
         from .. import roles
 
-        self.fetch([(EVENT, event_id), (EVENT_LD, event_id)])
         self.fetch([*self.references_of(event_id), *self.single_keys(event_id)])
         record = self.event(event_id)
         venue_ref = self._reference_of(event_id, VENUE)

@@ -177,14 +177,11 @@ class EventViewSet(EventWriteActions, WPViewSet):
     def stored_single_read(self, record_id):
         """The single read from the rendering store; built from the models when a rendering is missing."""
         request = self.request
-        facts = None
-        if 0 < record_id <= MAX_RECORD_ID:
-            facts = Event.objects.filter(pk=record_id).values("pk", "status", "author_id", "password", "status_before_trash").first()
-        if facts is None:
-            return self.single_read(find_event(self.get_queryset(), record_id))
-        event = rendering.EventFacts.of(facts)
-        self.check_single_read(event)
         assembler = rendering.Assembler(request, translation.get_language())
+        event = assembler.event_facts(record_id) if 0 < record_id <= MAX_RECORD_ID else None
+        if event is None:
+            return self.single_read(find_event(self.get_queryset(), record_id))
+        self.check_single_read(event)
         try:
             record = assembler.single_event(record_id, request.user, protected=bool(event.password))
         except rendering.Unresolved:
