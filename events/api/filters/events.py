@@ -9,6 +9,7 @@ from django.db.models import F, FloatField, Q, Value
 from django.db.models.functions import ASin, Cos, Least, Power, Radians, Sin, Sqrt
 from django.utils import timezone
 
+from .base import ValidatedFilterSet
 from ... import dates
 from ...conf import events_settings
 from ...models import Event, EventOrganizer
@@ -238,7 +239,7 @@ def filter_values(params, window):
 # --- the FilterSet ------------------------------------------------------------------------------
 
 
-class EventFilterSet(django_filters.FilterSet):
+class EventFilterSet(ValidatedFilterSet):
     """Filters of `GET /events`; `data` holds already-validated parameter values."""
 
     window = django_filters.Filter(method="filter_window")
