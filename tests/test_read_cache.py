@@ -104,3 +104,23 @@ def test_a_per_process_cache_is_reported_by_the_system_check(read_cache):
 def test_a_shared_cache_passes_the_system_check(settings, read_cache):
     settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": "redis://127.0.0.1:6379/15"}}
     call_command("check", fail_level="WARNING")
+
+
+def test_reads_are_served_from_redis_and_a_queryset_update_invalidates_them(settings, read_cache, api, django_assert_num_queries):
+    """The Redis path (one client per process, one round trip per hit), where Redis runs."""
+    import redis
+
+    location = "redis://127.0.0.1:6379/15"
+    try:
+        redis.Redis.from_url(location, socket_connect_timeout=1).flushdb()
+    except redis.exceptions.ConnectionError:
+        pytest.skip("Redis is not reachable on 127.0.0.1:6379")
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": location}}
+    event = make_event("Concert")
+    url = f"{API}/events/{event.pk}"
+    first = api.get(url)
+    with django_assert_num_queries(0):
+        hit = api.get(url)
+    assert hit.content == first.content
+    Event.objects.filter(pk=event.pk).update(title="Matinee")
+    assert api.get(url).json()["title"] == "Matinee"

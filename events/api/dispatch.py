@@ -9,6 +9,7 @@ import json
 import re
 from functools import lru_cache
 
+from django.core.signals import setting_changed
 from django.utils import translation
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.csrf import csrf_exempt
@@ -178,6 +179,29 @@ def _add_wordpress_headers(request, response, route_path):
 
 
 def _allowed_methods(request, route):
+    """Methods of the matched route whose permission check the caller passes (WordPress `Allow`).
+
+    What an anonymous caller may do depends on the route alone, so it is worked out once per route."""
+    user = getattr(request, "api_user", None) or getattr(request, "user", None)
+    if user is not None and user.is_authenticated:
+        return _methods_allowed_to(request, route)
+    key = id(route)  # routes are module constants, and their dicts are unhashable
+    if key not in _anonymous_allowed:
+        _anonymous_allowed[key] = _methods_allowed_to(request, route)
+    return _anonymous_allowed[key]
+
+
+_anonymous_allowed = {}
+
+
+def _forget_anonymous_allowed(**kwargs):
+    _anonymous_allowed.clear()
+
+
+setting_changed.connect(_forget_anonymous_allowed, dispatch_uid="events.dispatch.anonymous_allowed")
+
+
+def _methods_allowed_to(request, route):
     """Methods of the matched route whose permission check the caller passes (WordPress `Allow`)."""
     from rest_framework.request import Request
 

@@ -17,11 +17,13 @@ import uuid
 from django.conf import settings
 from django.core import checks
 from django.core.cache import caches
+from django.core.cache.backends.redis import RedisCache
 from django.db import transaction
 from django.db.models.signals import m2m_changed, post_delete, post_save
 from django.http import HttpResponse
 from django.utils import translation
 
+from .. import changes
 from ..conf import events_settings
 
 VERSION_KEY = "events:read-cache:version"
@@ -64,7 +66,7 @@ def fetch(request):
     """
     cache = _cache()
     key = _key(request)
-    found = cache.get_many([VERSION_KEY, key])
+    found = _get_many(cache, [VERSION_KEY, key])
     version = found.get(VERSION_KEY)
     if version is None:
         cache.add(VERSION_KEY, uuid.uuid4().hex, None)
@@ -78,6 +80,23 @@ def fetch(request):
     for name, value in headers:
         response[name] = value
     return response
+
+
+# One Redis client per process and cache: Django's RedisCache builds a new client object for every
+# operation, which costs more than the round trip it makes (the client's pool is thread-safe).
+_redis_clients = {}
+
+
+def _get_many(cache, keys):
+    """`cache.get_many(keys)`, reusing one Redis client when the cache is Django's RedisCache."""
+    if not isinstance(cache, RedisCache):
+        return cache.get_many(keys)
+    backend = cache._cache
+    client = _redis_clients.get(id(backend))
+    if client is None:
+        client = _redis_clients[id(backend)] = backend.get_client(None)
+    values = client.mget([cache.make_and_validate_key(key) for key in keys])
+    return {key: backend._serializer.loads(value) for key, value in zip(keys, values) if value is not None}
 
 
 def store(request, response):
@@ -109,8 +128,9 @@ def invalidate(**kwargs):
 def connect_invalidation():
     """Invalidate on every write of the calendar's records and of event-term links (from `ready`).
 
-    Bulk writes send no signal: the services pair each one with a save of the record it belongs to.
-    Link tables are left out so that deleting them stays a single SQL statement.
+    Bulk writes send no model signal: queryset updates and the services' bulk link writes announce
+    themselves (events.changes). Link tables are left out so that deleting them stays a single SQL
+    statement.
     """
     from ..models import Attachment, Category, Event, Organizer, Tag, Term, Venue
 
@@ -118,6 +138,7 @@ def connect_invalidation():
         post_save.connect(invalidate, sender=model, dispatch_uid=f"events.read_cache.save.{model.__name__}")
         post_delete.connect(invalidate, sender=model, dispatch_uid=f"events.read_cache.delete.{model.__name__}")
     m2m_changed.connect(invalidate, sender=Event.terms.through, dispatch_uid="events.read_cache.terms")
+    changes.records_changed.connect(invalidate, dispatch_uid="events.read_cache.changed")
 
 
 @checks.register(checks.Tags.caches)
