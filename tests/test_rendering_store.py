@@ -68,6 +68,17 @@ def test_reads_from_the_store_equal_fresh_serializations(api, calendar, prefix):
         assert stored["ETag"] == fresh["ETag"]
 
 
+@pytest.mark.parametrize("collection", ["venues", "organizers"])
+@pytest.mark.parametrize("prefix", LANGUAGES, ids=["en", "zh-hans", "zh-hant"])
+def test_venue_and_organizer_lists_from_the_store_equal_fresh_ones(api, editor, calendar, collection, prefix):
+    make_venue("Back room", password="pw")
+    make_organizer("Secret band", password="pw")
+    for client, query in ((api, ""), (editor, "?context=edit&password=pw")):
+        stored, fresh = stored_and_fresh(client, f"{prefix}{API}/{collection}{query}")
+        assert stored.status_code == 200
+        assert stored.content == fresh.content
+
+
 def test_a_stored_list_page_runs_three_queries_and_shows_every_embedded_record(api, calendar, django_assert_max_num_queries):
     url = urls(calendar)[0]
     api.get(url)

@@ -545,6 +545,10 @@ class Assembler:
     def _reference_text(self, match):
         return self._fragment_text((match.group(1), int(match.group(2))))
 
+    def fragment_text(self, key):
+        """A stored record's JSON text for this request (linked records are stored whole)."""
+        return self._fragment_text(key)
+
     def _fragment_text(self, key):
         if key not in self._texts:
             if key not in self.rows:

@@ -1,15 +1,17 @@
 """The venues and organizers routes: one viewset shape for both kinds (venues-organizers.md)."""
+from django.utils import translation
 from rest_framework.response import Response
 
 from ... import roles
 from ...conf import events_settings
 from ...models import PostStatus
 from ...services import visibility
-from .. import errors
+from .. import errors, rendering
 from ..links import namespace_url
 from ..pagination import effective_per_page, list_response, page_links, paginate
 from ..parsing import is_truthy
 from ..permissions import CanEditKind
+from ..renderers import to_json
 from ..serializers.linked_params import linked_fields
 from .base import WPViewSet
 
@@ -87,14 +89,32 @@ class LinkedViewSet(WPViewSet):
         params = self.params
         per_page = effective_per_page(params["per_page"])
         filterset = self.filterset_class(data=self.filter_values(), queryset=self.get_queryset())
-        queryset = filterset.qs.order_by("-date", "-id")
+        # The page is read as IDs: the records come from the rendering store (api/rendering.py).
+        queryset = filterset.qs.order_by("-date", "-id").values("pk", "password")
         page = paginate(queryset, params["page"], per_page)
         if page.page > 1 and not page.rows:
             raise self.archive_page_not_found()
-        context = self.unlock_context()
-        records = [self.serialize(record, **context) for record in page.rows]
+        records = self.page_records(page.rows)
         links = page_links(namespace_url(request, f"/{self.collection}/"), self.echoed_filters(per_page), page)
         return list_response(self.collection, records, page, links)
+
+    def page_records(self, rows):
+        """The JSON texts of a page's records: stored renderings where the record has no password
+        (what a protected record shows depends on the request), built (and stored) otherwise."""
+        kind = rendering.SOURCE_KINDS[self.model]
+        assembler = rendering.Assembler(self.request, translation.get_language())
+        assembler.fetch([(kind, row["pk"]) for row in rows if not row["password"]])
+        texts = {}
+        for row in rows:
+            if not row["password"] and (kind, row["pk"]) in assembler.rows:
+                texts[row["pk"]] = assembler.fragment_text((kind, row["pk"]))
+        built = [row["pk"] for row in rows if row["pk"] not in texts]
+        if built:
+            context = self.unlock_context()
+            for record in self.get_queryset().filter(pk__in=built):
+                texts[record.pk] = to_json(self.serialize(record, **context))
+            assembler.keep_missing()
+        return [texts[row["pk"]] for row in rows]
 
     def filter_values(self):
         params, values = self.params, {}
