@@ -64,6 +64,10 @@ def parse_args(argv=None):
     )
     parser.add_argument("--duration", type=float, default=5.0, help="seconds per measurement (default 5)")
     parser.add_argument("--warmup", type=float, default=1.0, help="seconds of unmeasured load per endpoint (default 1)")
+    parser.add_argument(
+        "--cold", action="store_true",
+        help="do not read each path once before the warm-up: measure records not in the rendering store yet",
+    )
     parser.add_argument("--concurrency", default="1,8", help="client counts, comma-separated (default 1,8)")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 2, help="gunicorn workers (default: CPU count)")
     parser.add_argument("--worker-class", default="gthread", choices=["gthread", "sync"], help="gunicorn worker class")
@@ -736,6 +740,11 @@ def main(argv=None):
             if load.revalidate:
                 load.path_headers = {path: {"If-None-Match": fetch(server.port, path, etag=True)} for path in load.paths}
             print(f"measuring {name} ...", flush=True)
+            if load.method == "GET" and not args.cold:
+                # Each path once, so that the records it shows are in the rendering store, as
+                # they are on a live site (writes render, and the first read of a seeded record stores it).
+                for path in load.paths:
+                    fetch(server.port, path, headers=load.headers)
             if args.warmup > 0:
                 drive(server.port, name, load, max(args.concurrency), args.warmup)
             for concurrency in args.concurrency:

@@ -192,12 +192,12 @@ def _source_records(kind, ids, using, lock=False):
     return list(queryset)
 
 
-def _model_rows(kind, ids, using, lock):
+def _model_rows(kind, ids, using, lock, only_language=None):
     epoch = current_epoch()
     made = []
     for record_slice in _slices(sorted(ids)):
         records = _source_records(kind, record_slice, using, lock)
-        for language in languages():
+        for language in [only_language] if only_language else languages():
             for (row_kind, record_id), (body, sort_name) in _render_rows(kind, records, language).items():
                 made.append(RenderedRecord(
                     kind=row_kind, record_id=record_id, language=language, epoch=epoch, body=body, sort_name=sort_name[:200],
@@ -251,7 +251,7 @@ def stale_rows(using=DEFAULT_DB_ALIAS):
 
 def keep_if_absent(kind, ids, language, using=DEFAULT_DB_ALIAS):
     """A reader's fill: render these records in one language and store rows that do not exist yet."""
-    rows = [row for row in _model_rows(kind, ids, using, lock=False) if row.language == language]
+    rows = _model_rows(kind, ids, using, lock=False, only_language=language)
     if rows:
         # Rows of an older epoch are in the way (a writer's rows always have the current one).
         for id_slice in _slices(sorted(ids)):
