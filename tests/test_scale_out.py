@@ -2,8 +2,8 @@
 
 Two real gunicorn processes share the test's PostgreSQL database and a Redis read cache, as the
 nodes of a site behind a load balancer do. Whatever one process remembers (the cached anonymous
-reads, list totals per database snapshot, rendered records) must give way at once to a write made
-through the other.
+reads, list totals per database snapshot, login passwords it verified) and the rendered records in
+the database must give way at once to a write made through the other, or by any other process.
 """
 import base64
 import http.client
@@ -19,6 +19,7 @@ from urllib.parse import quote
 
 import pytest
 from django.conf import settings
+from django.contrib.auth.hashers import PBKDF2PasswordHasher
 from django.db import connection
 
 from events.models import ApplicationPassword
@@ -47,13 +48,13 @@ def database_url():
     return f"postgres://{credentials_part}{db['HOST'] or HOST}:{db['PORT'] or 5432}/{quote(db['NAME'], safe='')}"
 
 
-def shared_redis():
-    """The flushed Redis database both servers cache in; skipped (failed in CI) when Redis is down."""
+def connect_redis():
+    """The Redis client of the servers' cache database; skipped (failed in CI) when Redis is down."""
     import redis
 
     client = redis.Redis.from_url(REDIS_URL, socket_connect_timeout=2)
     try:
-        client.flushdb()
+        client.ping()
     except redis.RedisError as error:
         if IN_CI:
             pytest.fail(f"Redis is unreachable at {REDIS_URL}: {error}")
@@ -137,14 +138,15 @@ class Server:
         self.log.close()
 
 
-@pytest.fixture
-def servers(request, transactional_db, tmp_path):
-    """Servers A and B on the test database and one Redis, read cache on, DEBUG off.
+@pytest.fixture(scope="module")
+def running_servers(request, django_db_setup, tmp_path_factory):
+    """Servers A and B on the test database and one Redis, read cache on, DEBUG off: (A, B, redis).
 
-    It depends on `transactional_db` so the servers stop (and drop their connections) before the
-    database is emptied after the test.
+    Started once for the module (starting them is most of a test's time) and always stopped.
     """
-    redis_client = shared_redis()
+    redis_client = connect_redis()
+    redis_client.flushdb()
+    log_dir = tmp_path_factory.mktemp("servers")
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "calendar_site.settings",
@@ -155,7 +157,7 @@ def servers(request, transactional_db, tmp_path):
         "ALLOWED_HOSTS": f"{HOST},localhost",
         # Application password digests are keyed from SECRET_KEY: every node must share it.
         "SECRET_KEY": settings.SECRET_KEY,
-        "MEDIA_ROOT": str(tmp_path / "media"),
+        "MEDIA_ROOT": str(log_dir / "media"),
     }
     started = []
 
@@ -170,11 +172,20 @@ def servers(request, transactional_db, tmp_path):
 
     request.addfinalizer(stop_all)
     for name in ("A", "B"):
-        started.append(Server(name, env, tmp_path))
+        started.append(Server(name, env, log_dir))
     deadline = time.monotonic() + READY_TIMEOUT
     for server in started:
         server.wait_ready(deadline)
-    return started
+    return (*started, redis_client)
+
+
+@pytest.fixture
+def servers(running_servers, transactional_db):
+    """(A, B) with an empty read cache: this process's own writes (the test's setup) bump no cache
+    version, so nothing a previous test left there may be served."""
+    a, b, redis_client = running_servers
+    redis_client.flushdb()
+    return a, b
 
 
 def basic(username, password):
@@ -240,3 +251,31 @@ def test_a_write_through_one_server_shows_at_once_through_the_other(servers):
     b.post(single, {"status": "publish", "title": "Encore"}, signed)
     assert listed(a.get(events)) == (["Encore"], 1, "1")
     assert a.get(single).data["title"] == "Encore"
+
+
+def test_a_login_password_remembered_by_one_server_ends_with_a_change_made_elsewhere(servers):
+    _a, b = servers
+    hasher = PBKDF2PasswordHasher()
+    # The servers run the site's own password hashers, not the suite's fast one.
+    editor = make_user("editor", username="scale-login")
+    editor.password = hasher.encode("login-pass-1", hasher.salt())
+    editor.save(update_fields=["password"])
+    secret = credentials.issue_application_password(ApplicationPassword(user=editor, name="scale test"))
+    draft = f"{API}/events?status=draft"
+    make_event("Rehearsal", status="draft")
+
+    for _ in range(2):  # the second request is answered from B's memory of the password
+        assert listed(b.get(draft, basic("scale-login", "login-pass-1"))) == (["Rehearsal"], 1, "1")
+
+    # Another process changes the password (one cheap iteration: only the stored hash matters here).
+    editor.password = hasher.encode("login-pass-2", hasher.salt(), iterations=1)
+    editor.save(update_fields=["password"])
+    refused = b.get(draft, basic("scale-login", "login-pass-1"))
+    assert (refused.status, refused.data["code"]) == (401, "incorrect_password")
+    assert b.get(draft, basic("scale-login", secret)).status == 200
+
+    # Deactivation needs no memory to be forgotten: every request reads the user again.
+    editor.is_active = False
+    editor.save(update_fields=["is_active"])
+    refused = b.get(draft, basic("scale-login", secret))
+    assert (refused.status, refused.data["code"]) == (401, "incorrect_password")
