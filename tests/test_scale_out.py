@@ -202,8 +202,9 @@ def listed(response):
     )
 
 
-def test_a_write_through_one_server_shows_at_once_through_the_other(servers):
+def test_a_write_through_one_server_shows_at_once_through_the_other(servers, running_servers):
     a, b = servers
+    redis_client = running_servers[2]
     editor = make_user("editor", username="scale-editor")
     secret = credentials.issue_application_password(ApplicationPassword(user=editor, name="scale test"))
     signed = basic(editor.username, secret)
@@ -220,6 +221,7 @@ def test_a_write_through_one_server_shows_at_once_through_the_other(servers):
         assert b.get(venue_path).data["venue"] == "Town hall"
     assert (before.data["title"], before.data["venue"]["venue"]) == ("Concert", "Town hall")
     assert [term["name"] for term in before.data["categories"]] == ["Jazz"]
+    assert redis_client.dbsize() > 3  # B's three reads are stored, next to the calendar version
     old_etag = before.getheader("ETag")
     assert b.get(single, {"If-None-Match": old_etag}).status == 304
     assert listed(a.get(events)) == (["Concert"], 1, "1")
