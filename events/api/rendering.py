@@ -520,10 +520,9 @@ class Assembler:
         return references_in(row[0]) if row else []
 
     def loaded(self, key):
+        """A stored record parsed, for the single reads that add to it."""
         if key not in self._loaded:
-            if key not in self.rows:
-                raise Unresolved(key)
-            self._loaded[key] = self.splicer.load(self.rows[key][0])
+            self._loaded[key] = json.loads(self.fragment_text(key))
         return self._loaded[key]
 
     def event_text(self, event_id):
@@ -540,16 +539,13 @@ class Assembler:
             if key not in self.rows:
                 raise Unresolved(key)
         keys.sort(key=lambda key: (self.rows[key][1], key[1]))
-        return f"[{','.join(self._fragment_text(key) for key in keys)}]"
+        return f"[{','.join(self.fragment_text(key) for key in keys)}]"
 
     def _reference_text(self, match):
-        return self._fragment_text((match.group(1), int(match.group(2))))
+        return self.fragment_text((match.group(1), int(match.group(2))))
 
     def fragment_text(self, key):
         """A stored record's JSON text for this request (linked records are stored whole)."""
-        return self._fragment_text(key)
-
-    def _fragment_text(self, key):
         if key not in self._texts:
             if key not in self.rows:
                 raise Unresolved(key)
