@@ -1,0 +1,20 @@
+"""The organizer form and list."""
+from django.contrib import admin
+from django.utils.translation import gettext_lazy as _
+
+from ..models import Organizer
+from .posts import PostAdmin, translated, translated_stacked
+
+
+@admin.register(Organizer)
+class OrganizerAdmin(PostAdmin):
+    list_display = ("title", "email", "phone", "website", "status", "author")
+    search_fields = (*PostAdmin.search_fields, "email")
+    autocomplete_fields = ("image",)
+    fieldsets = (
+        (None, {"fields": (translated("title"), "slug")}),
+        (_("Contact"), {"fields": ("email", "phone", "website")}),
+        (_("Description"), {"fields": translated_stacked("description")}),
+        (_("Excerpt"), {"fields": translated_stacked("excerpt"), "classes": ("collapse",)}),
+        (_("Publishing"), {"fields": ("status", "date", "author", "password", "image")}),
+    )

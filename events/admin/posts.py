@@ -1,0 +1,121 @@
+"""What every post kind (event, venue, organizer) shares in the admin: role rules, HTML filtering, trash."""
+from django.contrib import admin
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
+from modeltranslation.admin import TranslationAdmin
+
+from .. import roles
+from ..kses import filter_post_html, filter_title_html
+from ..models import PostStatus
+from ..services.slugs import assign_post_slug
+from ..services.visibility import listable
+
+LANGUAGE_SUFFIXES = ("en", "zh_hans", "zh_hant")
+
+
+def translated(field):
+    """The three language columns of a translated field, shown on one row."""
+    return tuple(f"{field}_{suffix}" for suffix in LANGUAGE_SUFFIXES)
+
+
+def translated_stacked(field):
+    return list(translated(field))
+
+
+
+class PostAdmin(TranslationAdmin):
+    """Role rules of auth.md for every post kind: who sees, adds, edits and deletes which rows."""
+
+    search_fields = ("title_en", "title_zh_hans", "title_zh_hant", "slug")
+    list_filter = ("status",)
+    prepopulated_fields = {"slug": ("title_en",)}
+    actions = ("move_to_trash", "restore_from_trash")
+
+    @property
+    def kind(self):
+        return self.model.KIND
+
+    def get_queryset(self, request):
+        # The admin shows what a single API read would show the caller (auth.md §2.1 and §2.2).
+        queryset = super().get_queryset(request).select_related("author")
+        return queryset.filter(listable(request.user, self.kind, PostStatus.values))
+
+    def has_view_permission(self, request, obj=None):
+        if obj is not None:
+            return roles.can_read(request.user, obj) or roles.can_edit(request.user, obj)
+        return roles.has_right(request.user, self.kind, roles.EDIT)
+
+    def has_add_permission(self, request):
+        return roles.has_right(request.user, self.kind, roles.EDIT)
+
+    def has_change_permission(self, request, obj=None):
+        if obj is not None:
+            return roles.can_edit(request.user, obj)
+        return roles.has_right(request.user, self.kind, roles.EDIT)
+
+    def has_delete_permission(self, request, obj=None):
+        return self.has_change_permission(request, obj)
+
+    def get_readonly_fields(self, request, obj=None):
+        readonly = list(super().get_readonly_fields(request, obj))
+        # Only callers with the "others'" right may name another author (decisions.md).
+        if not roles.has_right(request.user, self.kind, roles.EDIT_OTHERS):
+            readonly.append("author")
+        return readonly
+
+    def get_form(self, request, obj=None, **kwargs):
+        form = super().get_form(request, obj, **kwargs)
+        status = form.base_fields.get("status")
+        if status is not None:
+            allowed = [PostStatus.DRAFT, PostStatus.PENDING]
+            if roles.may_publish(request.user, self.kind):
+                allowed = [PostStatus.PUBLISH, PostStatus.FUTURE, *allowed, PostStatus.PRIVATE]
+            if obj is not None and obj.status not in allowed:
+                allowed.append(obj.status)
+            status.choices = [(value, label) for value, label in PostStatus.choices if value in allowed]
+        return form
+
+    def save_model(self, request, obj, form, change):
+        if not change and obj.author_id is None:
+            obj.author = request.user
+        if not roles.may_write_unfiltered_html(request.user):
+            # The API's rule (events.kses): only editors and administrators store HTML unfiltered.
+            for field, html_filter in (("title", filter_title_html), ("description", filter_post_html), ("excerpt", filter_post_html)):
+                for name in translated(field):
+                    if hasattr(obj, name):
+                        setattr(obj, name, html_filter(getattr(obj, name)))
+        if change and "status" in form.changed_data and form.initial.get("status") == PostStatus.TRASH:
+            chosen = obj.status
+            obj.restore_from_trash()
+            obj.status = chosen
+        obj.status = roles.scheduled_status(roles.scaled_status(request.user, self.kind, obj.status), obj.date, timezone.now())
+        requested = form.cleaned_data.get("slug") or None
+        if obj.status == PostStatus.TRASH:
+            requested = obj.slug
+        assign_post_slug(obj, requested)
+        super().save_model(request, obj, form, change)
+
+    @admin.action(description=_("Move selected records to the trash"))
+    def move_to_trash(self, request, queryset):
+        moved = 0
+        with transaction.atomic():
+            for record in queryset.exclude(status=PostStatus.TRASH):
+                if roles.can_edit(request.user, record):
+                    record.move_to_trash()
+                    record.save()
+                    moved += 1
+        self.message_user(request, ngettext("%d record moved to the trash.", "%d records moved to the trash.", moved) % moved)
+
+    @admin.action(description=_("Restore selected records from the trash"))
+    def restore_from_trash(self, request, queryset):
+        restored = 0
+        with transaction.atomic():
+            for record in queryset.filter(status=PostStatus.TRASH):
+                if roles.can_edit(request.user, record):
+                    record.restore_from_trash()
+                    assign_post_slug(record, record.slug)
+                    record.save()
+                    restored += 1
+        self.message_user(request, ngettext("%d record restored.", "%d records restored.", restored) % restored)

@@ -1,0 +1,48 @@
+"""Form fields and widgets of the admin's forms: wall-clock times, time zones, term pickers."""
+import datetime as dt
+import zoneinfo
+
+from django import forms
+from django.contrib import admin
+from django.contrib.admin.widgets import AdminSplitDateTime, AutocompleteSelectMultiple
+from django.utils.http import urlencode
+from django.utils.translation import gettext_lazy as _
+
+from ..models import Event
+from ..services.schedule import site_zone_name
+
+
+class WallClockField(forms.SplitDateTimeField):
+    """Date and time as read on the event's own clock: kept naive, the zone field says where."""
+
+    widget = AdminSplitDateTime
+
+    def compress(self, data_list):
+        if data_list and all(part is not None for part in data_list):
+            return dt.datetime.combine(*data_list)
+        return None
+
+
+def zone_choices(current=""):
+    names = sorted(zoneinfo.available_timezones() - {"UTC"})
+    choices = [("", _("Site time zone (%(zone)s)") % {"zone": site_zone_name()}), ("UTC", "UTC")]
+    if current and current != "UTC" and current not in names:
+        # Manual offsets ("UTC+5") written through the API stay selectable.
+        choices.append((current, current))
+    return choices + [(name, name) for name in names]
+
+
+class TaxonomyAutocomplete(AutocompleteSelectMultiple):
+    """An autocomplete over the event's terms that offers only one taxonomy."""
+
+    def __init__(self, taxonomy, **kwargs):
+        super().__init__(Event._meta.get_field("terms"), admin.site, **kwargs)
+        self.taxonomy = taxonomy
+
+    def get_url(self):
+        return f"{super().get_url()}?{urlencode({'taxonomy': self.taxonomy})}"
+
+
+class TermChoiceField(forms.ModelMultipleChoiceField):
+    def label_from_instance(self, obj):
+        return obj.name
