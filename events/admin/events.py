@@ -96,6 +96,12 @@ class EventOrganizerInline(admin.TabularInline):
     def has_delete_permission(self, request, obj=None):
         return self.has_add_permission(request, obj)
 
+def format_wall_clock(moment, all_day):
+    """A stored wall-clock moment as the form shows it: the date, and the time unless the event is all day."""
+    clock = wall_clock(moment)
+    return f"{clock:%Y-%m-%d}" if all_day else f"{clock:%Y-%m-%d %H:%M}"
+
+
 @admin.register(Event)
 class EventAdmin(PostAdmin):
     form = EventAdminForm
@@ -128,6 +134,28 @@ class EventAdmin(PostAdmin):
     @admin.display(description=_("end"), ordering="end_utc")
     def ends(self, event):
         return f"{wall_clock(event.end_local):%Y-%m-%d %H:%M} {event.timezone_abbr or event.timezone_name}".strip()
+
+    # The form-only fields as a caller who may only view the event reads them. The admin looks a
+    # read-only field up on the model admin before the model, so these stand in for the form's fields.
+    @admin.display(description=_("Start"))
+    def start(self, event):
+        return format_wall_clock(event.start_local, event.all_day)
+
+    @admin.display(description=_("End"))
+    def end(self, event):
+        return format_wall_clock(event.end_local, event.all_day)
+
+    @admin.display(description=_("Event categories"))
+    def categories(self, event):
+        return ", ".join(str(term) for term in event.terms.all() if term.taxonomy == Taxonomy.CATEGORY) or None
+
+    @admin.display(description=_("Tags"))
+    def tags(self, event):
+        return ", ".join(str(term) for term in event.terms.all() if term.taxonomy == Taxonomy.TAG) or None
+
+    @admin.display(description=_("Cost"))
+    def cost_text(self, event):
+        return "\n".join(event.cost or []) or None
 
     def save_model(self, request, obj, form, change):
         data = form.cleaned_data

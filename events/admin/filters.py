@@ -11,7 +11,7 @@ class CategoryListFilter(admin.SimpleListFilter):
     parameter_name = "category"
 
     def lookups(self, request, model_admin):
-        return [(str(category.pk), category.name) for category in Category.objects.order_by("name_en", "pk")]
+        return [(str(category.pk), str(category)) for category in Category.objects.order_by("name_en", "pk")]
 
     def queryset(self, request, queryset):
         if is_ascii_digits(self.value()):

@@ -1,4 +1,6 @@
 """Categories and tags, and the term picker the event form's category and tag fields search."""
+import html
+
 from django import forms
 from django.contrib import admin
 from django.db import transaction
@@ -23,6 +25,11 @@ class TermAdminForm(forms.ModelForm):
         if "slug" in self.fields:
             # Left empty, the slug is derived from the English name (as the API does).
             self.fields["slug"].required = False
+        for suffix in LANGUAGE_SUFFIXES:
+            # Editors read and type names as plain text; clean() stores them as WordPress does.
+            field = f"name_{suffix}"
+            if self.initial.get(field):
+                self.initial[field] = html.unescape(self.initial[field])
 
     def clean(self):
         data = super().clean()
@@ -61,6 +68,10 @@ class TermAdminBase(TranslationAdmin):
     search_fields = ("name_en", "name_zh_hans", "name_zh_hant", "slug")
     prepopulated_fields = {"slug": ("name_en",)}
 
+    @admin.display(description=_("name"), ordering="name")
+    def plain_name(self, term):
+        return str(term)
+
     def has_view_permission(self, request, obj=None):
         return roles.has_capability(request.user, self.capability) or roles.has_right(request.user, Event.KIND, roles.EDIT)
 
@@ -93,7 +104,7 @@ class TermAdminBase(TranslationAdmin):
 @admin.register(Category)
 class CategoryAdmin(TermAdminBase):
     capability = roles.MANAGE_CATEGORIES
-    list_display = ("name", "slug", "parent", "count")
+    list_display = ("plain_name", "slug", "parent", "count")
     list_select_related = ("parent",)
     list_filter = (("parent", admin.RelatedOnlyFieldListFilter),)
     autocomplete_fields = ("parent",)
@@ -106,7 +117,7 @@ class CategoryAdmin(TermAdminBase):
 @admin.register(Tag)
 class TagAdmin(TermAdminBase):
     capability = roles.MANAGE_TAGS
-    list_display = ("name", "slug", "count")
+    list_display = ("plain_name", "slug", "count")
     fieldsets = (
         (None, {"fields": (translated("name"), "slug")}),
         (_("Description"), {"fields": translated_stacked("description")}),

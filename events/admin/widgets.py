@@ -45,4 +45,4 @@ class TaxonomyAutocomplete(AutocompleteSelectMultiple):
 
 class TermChoiceField(forms.ModelMultipleChoiceField):
     def label_from_instance(self, obj):
-        return obj.name
+        return str(obj)

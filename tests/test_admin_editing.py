@@ -1,0 +1,97 @@
+"""The admin as an editor's tool (issue 15): read-only values, plain-text names, popups, bulk actions, the list."""
+import datetime as dt
+import re
+
+import pytest
+
+from events.models import Category, Event, Tag
+
+from .factories import make_category, make_event, make_organizer, make_tag, make_user, make_venue
+from .test_admin import event_form, staff_client
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def editor():
+    return staff_client("editor")
+
+
+def readonly_values(response):
+    """Label → text of each read-only field on a change page."""
+    values = {}
+    for fieldset in response.context["adminform"]:
+        for line in fieldset:
+            for field in line:
+                if field.is_readonly:
+                    values[str(field.field["label"])] = re.sub(r"<br>", "\n", str(field.contents()))
+    return values
+
+
+# Read-only views --------------------------------------------------------------------------------
+
+def test_a_contributor_viewing_someone_elses_event_reads_its_real_values():
+    event = make_event(
+        "Board meeting", author=make_user("administrator"), start=dt.datetime(2030, 3, 5, 14, 0),
+        end=dt.datetime(2030, 3, 5, 16, 30), timezone_name="Europe/Berlin",
+        categories=[make_category("Arts & Culture")], tags=[make_tag("outdoor")], cost=["€15", "€25"],
+    )
+    contributor = staff_client("contributor")
+
+    values = readonly_values(contributor.get(f"/admin/events/event/{event.pk}/change/"))
+
+    assert values["Start"] == "2030-03-05 14:00"
+    assert values["End"] == "2030-03-05 16:30"
+    assert values["Event categories"] == "Arts &amp; Culture"  # HTML-escaped once: reads "Arts & Culture"
+    assert values["Tags"] == "outdoor"
+    assert values["Cost"] == "€15\n€25"
+
+
+def test_an_all_day_event_reads_as_dates_only():
+    event = make_event("Fair", author=make_user("administrator"), start=dt.datetime(2030, 3, 5, 0, 0),
+                       end=dt.datetime(2030, 3, 6, 23, 59, 59), all_day=True)
+    values = readonly_values(staff_client("contributor").get(f"/admin/events/event/{event.pk}/change/"))
+    assert (values["Start"], values["End"]) == ("2030-03-05", "2030-03-06")
+
+
+# Plain-text names -------------------------------------------------------------------------------
+
+def term_form(**fields):
+    data = {"name_en": "", "name_zh_hans": "", "name_zh_hant": "", "slug": "", "parent": "",
+            "description_en": "", "description_zh_hans": "", "description_zh_hant": ""}
+    data.update(fields)
+    return data
+
+
+@pytest.mark.parametrize("model, kind", [("category", Category), ("tag", Tag)], ids=["category", "tag"])
+def test_a_name_with_an_ampersand_round_trips_as_plain_text(editor, model, kind):
+    response = editor.post(f"/admin/events/{model}/add/", term_form(name_en="Kids & Family"), follow=True)
+    term = kind.objects.get()
+    # Stored (and returned by the API) as WordPress stores it.
+    assert term.name_en == "Kids &amp; Family"
+    assert "&amp;amp;" not in response.content.decode()  # the success message
+
+    form = editor.get(f"/admin/events/{model}/{term.pk}/change/").context["adminform"].form
+    assert form["name_en"].value() == "Kids & Family"
+
+    unchanged = term_form(name_en=form["name_en"].value(), slug=term.slug)
+    assert editor.post(f"/admin/events/{model}/{term.pk}/change/", unchanged).status_code == 302
+    term.refresh_from_db()
+    assert term.name_en == "Kids &amp; Family"
+
+    changelist = editor.get(f"/admin/events/{model}/").content.decode()
+    assert "Kids &amp; Family" in changelist and "&amp;amp;" not in changelist
+
+
+def test_event_list_filters_and_pickers_show_plain_names(editor):
+    arts = make_category("Arts &amp; Culture")
+    make_event("Gala", categories=[arts])
+    changelist = editor.get("/admin/events/event/").content.decode()
+    assert "Arts &amp; Culture" in changelist and "&amp;amp;" not in changelist
+
+    url = "/admin/autocomplete/?app_label=events&model_name=event&field_name=terms&term=arts&taxonomy=tribe_events_cat"
+    assert [item["text"] for item in editor.get(url).json()["results"]] == ["Arts & Culture"]
+
+    event = Event.objects.get()
+    form = editor.get(f"/admin/events/event/{event.pk}/change/").context["adminform"].form
+    assert [label for _value, label in form.fields["categories"].choices] == ["Arts & Culture"]
