@@ -95,3 +95,35 @@ def test_event_list_filters_and_pickers_show_plain_names(editor):
     event = Event.objects.get()
     form = editor.get(f"/admin/events/event/{event.pk}/change/").context["adminform"].form
     assert [label for _value, label in form.fields["categories"].choices] == ["Arts & Culture"]
+
+
+# Bulk actions -----------------------------------------------------------------------------------
+
+def offered_actions(client, model="event"):
+    action_form = client.get(f"/admin/events/{model}/").context["action_form"]
+    if action_form is None:  # no action at all: the admin hides the selection column
+        return set()
+    return {name for name, _label in action_form.fields["action"].choices if name}
+
+
+@pytest.mark.parametrize(
+    "role, expected",
+    [
+        ("contributor", set()),
+        ("author", {"delete_selected", "move_to_trash", "restore_from_trash"}),
+        ("editor", {"delete_selected", "move_to_trash", "restore_from_trash"}),
+    ],
+    ids=["contributor", "author", "editor"],
+)
+def test_bulk_actions_are_offered_only_to_roles_that_may_perform_them(role, expected):
+    make_event("Published")
+    assert offered_actions(staff_client(role)) == expected
+
+
+def test_a_contributor_posting_a_bulk_trash_changes_nothing():
+    contributor = staff_client("contributor")
+    mine = make_event("Mine", author=contributor.user, status="draft", slug="")
+    response = contributor.post("/admin/events/event/", {"action": "move_to_trash", "_selected_action": [mine.pk]})
+    assert response.status_code in (200, 302)
+    mine.refresh_from_db()
+    assert mine.status == "draft"

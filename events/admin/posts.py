@@ -1,9 +1,5 @@
 """What every post kind (event, venue, organizer) shares in the admin: role rules, HTML filtering, trash."""
-from django.contrib import admin
-from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext
 from modeltranslation.admin import TranslationAdmin
 
 from .. import roles
@@ -11,6 +7,7 @@ from ..kses import filter_post_html, filter_title_html
 from ..models import PostStatus
 from ..services.slugs import assign_post_slug
 from ..services.visibility import listable
+from .actions import move_to_trash, restore_from_trash
 
 LANGUAGE_SUFFIXES = ("en", "zh_hans", "zh_hant")
 
@@ -31,7 +28,7 @@ class PostAdmin(TranslationAdmin):
     search_fields = ("title_en", "title_zh_hans", "title_zh_hant", "slug")
     list_filter = ("status",)
     prepopulated_fields = {"slug": ("title_en",)}
-    actions = ("move_to_trash", "restore_from_trash")
+    actions = (move_to_trash, restore_from_trash)
 
     @property
     def kind(self):
@@ -56,7 +53,15 @@ class PostAdmin(TranslationAdmin):
         return roles.has_right(request.user, self.kind, roles.EDIT)
 
     def has_delete_permission(self, request, obj=None):
+        if obj is None:
+            return self.has_trash_permission(request)
         return self.has_change_permission(request, obj)
+
+    def has_trash_permission(self, request):
+        """Bulk actions are for roles that manage published records: a contributor's selection holds
+        mostly others' and published rows, none of which they may touch. They trash or delete their own
+        drafts one at a time, from the draft's page (as the API lets them)."""
+        return roles.has_right(request.user, self.kind, roles.EDIT_PUBLISHED)
 
     def get_readonly_fields(self, request, obj=None):
         readonly = list(super().get_readonly_fields(request, obj))
@@ -96,26 +101,3 @@ class PostAdmin(TranslationAdmin):
             requested = obj.slug
         assign_post_slug(obj, requested)
         super().save_model(request, obj, form, change)
-
-    @admin.action(description=_("Move selected records to the trash"))
-    def move_to_trash(self, request, queryset):
-        moved = 0
-        with transaction.atomic():
-            for record in queryset.exclude(status=PostStatus.TRASH):
-                if roles.can_edit(request.user, record):
-                    record.move_to_trash()
-                    record.save()
-                    moved += 1
-        self.message_user(request, ngettext("%d record moved to the trash.", "%d records moved to the trash.", moved) % moved)
-
-    @admin.action(description=_("Restore selected records from the trash"))
-    def restore_from_trash(self, request, queryset):
-        restored = 0
-        with transaction.atomic():
-            for record in queryset.filter(status=PostStatus.TRASH):
-                if roles.can_edit(request.user, record):
-                    record.restore_from_trash()
-                    assign_post_slug(record, record.slug)
-                    record.save()
-                    restored += 1
-        self.message_user(request, ngettext("%d record restored.", "%d records restored.", restored) % restored)

@@ -1,0 +1,34 @@
+"""Bulk actions of the changelists. Each touches only the selected rows the user may edit."""
+from django.contrib import admin
+from django.db import transaction
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
+
+from .. import roles
+from ..models import PostStatus
+from ..services.slugs import assign_post_slug
+
+
+@admin.action(description=_("Move selected records to the trash"), permissions=["trash"])
+def move_to_trash(modeladmin, request, queryset):
+    moved = 0
+    with transaction.atomic():
+        for record in queryset.exclude(status=PostStatus.TRASH):
+            if roles.can_edit(request.user, record):
+                record.move_to_trash()
+                record.save()
+                moved += 1
+    modeladmin.message_user(request, ngettext("%d record moved to the trash.", "%d records moved to the trash.", moved) % moved)
+
+
+@admin.action(description=_("Restore selected records from the trash"), permissions=["trash"])
+def restore_from_trash(modeladmin, request, queryset):
+    restored = 0
+    with transaction.atomic():
+        for record in queryset.filter(status=PostStatus.TRASH):
+            if roles.can_edit(request.user, record):
+                record.restore_from_trash()
+                assign_post_slug(record, record.slug)
+                record.save()
+                restored += 1
+    modeladmin.message_user(request, ngettext("%d record restored.", "%d records restored.", restored) % restored)
