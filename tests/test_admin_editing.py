@@ -127,3 +127,92 @@ def test_a_contributor_posting_a_bulk_trash_changes_nothing():
     assert response.status_code in (200, 302)
     mine.refresh_from_db()
     assert mine.status == "draft"
+
+
+# Venues and organizers made from the event form -------------------------------------------------
+
+def venue_form(**overrides):
+    data = {
+        "title_en": "Harbour hall", "title_zh_hans": "", "title_zh_hant": "", "slug": "",
+        "address": "", "city": "", "zip": "", "state": "", "province": "", "country": "",
+        "geo_lat": "", "geo_lng": "", "phone": "", "website": "",
+        "description_en": "", "description_zh_hans": "", "description_zh_hant": "",
+        "excerpt_en": "", "excerpt_zh_hans": "", "excerpt_zh_hant": "",
+        "date_0": "2024-01-01", "date_1": "10:00", "author": "", "password": "", "image": "",
+        "show_map": "unknown", "show_map_link": "unknown",
+    }
+    data.update(overrides)
+    return data
+
+
+def organizer_form(**overrides):
+    data = {
+        "title_en": "Friends of jazz", "title_zh_hans": "", "title_zh_hant": "", "slug": "",
+        "email": "", "phone": "", "website": "",
+        "description_en": "", "description_zh_hans": "", "description_zh_hant": "",
+        "excerpt_en": "", "excerpt_zh_hans": "", "excerpt_zh_hant": "",
+        "date_0": "2024-01-01", "date_1": "10:00", "author": "", "password": "", "image": "",
+    }
+    data.update(overrides)
+    return data
+
+
+def add_from_popup(client, model, data):
+    response = client.post(f"/admin/events/{model}/add/?_to_field=id&_popup=1", {**data, "_popup": "1", "_to_field": "id"})
+    assert response.status_code == 200 and b"popup_response" in response.content, response.context and response.context["adminform"].form.errors
+
+
+@pytest.mark.parametrize("event_status, expected", [("publish", "publish"), ("draft", "draft")], ids=["published", "draft"])
+def test_popup_venue_and_organizer_take_the_status_of_the_event_they_were_made_for(editor, event_status, expected):
+    from events.models import Organizer, Venue
+
+    add_from_popup(editor, "venue", venue_form())
+    add_from_popup(editor, "organizer", organizer_form())
+    venue, organizer = Venue.objects.get(), Organizer.objects.get()
+    assert venue.status == organizer.status == "draft"
+
+    data = event_form(venue=str(venue.pk), status=event_status)
+    data.update({"organizer_links-TOTAL_FORMS": "1", "organizer_links-0-organizer": str(organizer.pk),
+                 "organizer_links-0-position": "0"})
+    assert editor.post("/admin/events/event/add/", data).status_code == 302
+
+    venue.refresh_from_db()
+    organizer.refresh_from_db()
+    assert venue.status == organizer.status == expected
+    if expected == "publish":
+        assert (venue.slug, organizer.slug) == ("harbour-hall", "friends-of-jazz")
+        assert editor.get(f"/venue/{venue.slug}/").status_code == 200
+
+
+def test_a_contributors_popup_venue_waits_for_review_with_their_event():
+    from events.models import Venue
+
+    contributor = staff_client("contributor")
+    add_from_popup(contributor, "venue", venue_form())
+    venue = Venue.objects.get()
+    assert contributor.post("/admin/events/event/add/", event_form(venue=str(venue.pk), status="pending")).status_code == 302
+    venue.refresh_from_db()
+    assert venue.status == "pending"
+
+
+def test_a_venue_made_on_its_own_page_starts_published_for_an_editor(editor):
+    form = editor.get("/admin/events/venue/add/").context["adminform"].form
+    assert (form["status"].value(), form["author"].value()) == ("publish", editor.user.pk)
+
+
+@pytest.mark.parametrize("model, maker, form", [("venue", make_venue, venue_form), ("organizer", make_organizer, organizer_form)],
+                         ids=["venue", "organizer"])
+def test_a_namesake_is_warned_of_before_it_is_made(editor, model, maker, form):
+    existing = maker("Harbour Hall" if model == "venue" else "Friends of Jazz")
+    data = form(status="publish")
+
+    refused = editor.post(f"/admin/events/{model}/add/", data)
+
+    assert refused.status_code == 200
+    errors = refused.context["adminform"].form.errors
+    assert f"/admin/events/{model}/{existing.pk}/change/" in str(errors["title_en"])
+    assert "allow_namesake" in refused.context["adminform"].form.fields
+    assert type(existing).objects.count() == 1
+
+    assert editor.post(f"/admin/events/{model}/add/", {**data, "allow_namesake": "on"}).status_code == 302
+    assert type(existing).objects.count() == 2

@@ -11,6 +11,7 @@ from ..cost import parse_cost_input
 from ..models import Category, Event, EventOrganizer, Tag, Taxonomy
 from ..services.schedule import set_event_times, wall_clock
 from .filters import CategoryListFilter
+from .linked import give_awaiting_records_the_event_status
 from .posts import PostAdmin, translated, translated_stacked
 from .widgets import TaxonomyAutocomplete, TermChoiceField, WallClockField, zone_choices
 
@@ -171,3 +172,4 @@ class EventAdmin(PostAdmin):
         super().save_related(request, form, formsets, change)
         data = form.cleaned_data
         form.instance.terms.set([*data.get("categories", []), *data.get("tags", [])])
+        give_awaiting_records_the_event_status(request, form.instance)

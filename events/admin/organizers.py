@@ -3,13 +3,14 @@ from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
 from ..models import Organizer
-from .posts import PostAdmin, translated, translated_stacked
+from .linked import LinkedRecordAdmin
+from .posts import translated, translated_stacked
 
 
 @admin.register(Organizer)
-class OrganizerAdmin(PostAdmin):
+class OrganizerAdmin(LinkedRecordAdmin):
     list_display = ("title", "email", "phone", "website", "status", "author")
-    search_fields = (*PostAdmin.search_fields, "email")
+    search_fields = (*LinkedRecordAdmin.search_fields, "email")
     autocomplete_fields = ("image",)
     fieldsets = (
         (None, {"fields": (translated("title"), "slug")}),

@@ -63,6 +63,11 @@ class PostAdmin(TranslationAdmin):
         drafts one at a time, from the draft's page (as the API lets them)."""
         return roles.has_right(request.user, self.kind, roles.EDIT_PUBLISHED)
 
+    def get_changeform_initial_data(self, request):
+        # A new record starts as the API would make it for this user: theirs, published if they may.
+        initial = {"author": request.user.pk, "status": roles.default_status(request.user, self.kind)}
+        return {**initial, **super().get_changeform_initial_data(request)}
+
     def get_readonly_fields(self, request, obj=None):
         readonly = list(super().get_readonly_fields(request, obj))
         # Only callers with the "others'" right may name another author (decisions.md).

@@ -3,11 +3,12 @@ from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
 from ..models import Venue
-from .posts import PostAdmin, translated, translated_stacked
+from .linked import LinkedRecordAdmin
+from .posts import translated, translated_stacked
 
 
 @admin.register(Venue)
-class VenueAdmin(PostAdmin):
+class VenueAdmin(LinkedRecordAdmin):
     list_display = ("title", "city", "country", "has_coordinates", "status", "author")
     list_filter = ("status", "country")
     autocomplete_fields = ("image",)
