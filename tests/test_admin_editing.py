@@ -216,3 +216,16 @@ def test_a_namesake_is_warned_of_before_it_is_made(editor, model, maker, form):
 
     assert editor.post(f"/admin/events/{model}/add/", {**data, "allow_namesake": "on"}).status_code == 302
     assert type(existing).objects.count() == 2
+
+
+# Dates and times --------------------------------------------------------------------------------
+
+def test_times_are_picked_to_the_minute_with_pickers_that_keep_the_end_after_the_start(editor):
+    event = make_event("Tea", start=dt.datetime(2030, 3, 5, 14, 0))
+    content = editor.get(f"/admin/events/event/{event.pk}/change/").content.decode()
+    assert 'type="date" name="start_0" value="2030-03-05"' in content
+    assert 'type="time" name="start_1" value="14:00"' in content
+    assert 'type="time" name="date_1"' in content
+    assert "events/admin/event_times.js" in content
+    data = event_form(start_1="19:30", end_1="22:00", date_1="10:00", slug=event.slug)
+    assert editor.post(f"/admin/events/event/{event.pk}/change/", data).status_code == 302

@@ -116,6 +116,9 @@ class EventAdmin(PostAdmin):
     date_hierarchy = "start_utc"
     ordering = ("-start_utc", "-id")
     autocomplete_fields = ("venue", "post_parent", "image")
+
+    class Media:
+        js = ("events/admin/event_times.js",)
     fieldsets = (
         (None, {"fields": (translated("title"), "slug")}),
         (_("When"), {"fields": (("start", "end"), ("timezone_name", "all_day"))}),

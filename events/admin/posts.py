@@ -1,4 +1,6 @@
 """What every post kind (event, venue, organizer) shares in the admin: role rules, HTML filtering, trash."""
+from django import forms
+from django.db import models
 from django.utils import timezone
 from modeltranslation.admin import TranslationAdmin
 
@@ -8,6 +10,7 @@ from ..models import PostStatus
 from ..services.slugs import assign_post_slug
 from ..services.visibility import listable
 from .actions import move_to_trash, restore_from_trash
+from .widgets import DateAndMinuteWidget
 
 LANGUAGE_SUFFIXES = ("en", "zh_hans", "zh_hant")
 
@@ -29,6 +32,7 @@ class PostAdmin(TranslationAdmin):
     list_filter = ("status",)
     prepopulated_fields = {"slug": ("title_en",)}
     actions = (move_to_trash, restore_from_trash)
+    formfield_overrides = {models.DateTimeField: {"form_class": forms.SplitDateTimeField, "widget": DateAndMinuteWidget}}
 
     @property
     def kind(self):

@@ -12,10 +12,32 @@ from ..models import Event
 from ..services.schedule import site_zone_name
 
 
+class BrowserDateInput(forms.DateInput):
+    input_type = "date"
+
+    def __init__(self, attrs=None):
+        super().__init__(attrs, format="%Y-%m-%d")
+
+
+class BrowserTimeInput(forms.TimeInput):
+    input_type = "time"
+
+    def __init__(self, attrs=None):
+        super().__init__(attrs, format="%H:%M")
+
+
+class DateAndMinuteWidget(AdminSplitDateTime):
+    """The browser's own date and time inputs, to the minute. Unlike the admin's calendar they honour
+    `min`, which keeps an event's end from being picked before its start (event_times.js)."""
+
+    def __init__(self, attrs=None):
+        forms.MultiWidget.__init__(self, [BrowserDateInput(), BrowserTimeInput()], attrs)
+
+
 class WallClockField(forms.SplitDateTimeField):
     """Date and time as read on the event's own clock: kept naive, the zone field says where."""
 
-    widget = AdminSplitDateTime
+    widget = DateAndMinuteWidget
 
     def compress(self, data_list):
         if data_list and all(part is not None for part in data_list):
