@@ -109,9 +109,9 @@ def offered_actions(client, model="event"):
 @pytest.mark.parametrize(
     "role, expected",
     [
-        ("contributor", set()),
-        ("author", {"delete_selected", "move_to_trash", "restore_from_trash"}),
-        ("editor", {"delete_selected", "move_to_trash", "restore_from_trash"}),
+        ("contributor", {"duplicate_as_draft"}),
+        ("author", {"delete_selected", "move_to_trash", "restore_from_trash", "duplicate_as_draft"}),
+        ("editor", {"delete_selected", "move_to_trash", "restore_from_trash", "duplicate_as_draft"}),
     ],
     ids=["contributor", "author", "editor"],
 )
@@ -229,3 +229,98 @@ def test_times_are_picked_to_the_minute_with_pickers_that_keep_the_end_after_the
     assert "events/admin/event_times.js" in content
     data = event_form(start_1="19:30", end_1="22:00", date_1="10:00", slug=event.slug)
     assert editor.post(f"/admin/events/event/{event.pk}/change/", data).status_code == 302
+
+
+# The events list --------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(
+    "fields, expected",
+    [
+        pytest.param({"start": dt.datetime(2027, 1, 23, 9, 0), "end": dt.datetime(2027, 1, 23, 12, 0),
+                      "timezone_name": "Europe/Berlin"}, "Sat 23 Jan 2027, 09:00–12:00 CET", id="same-day"),
+        pytest.param({"start": dt.datetime(2027, 1, 23, 20, 0), "end": dt.datetime(2027, 1, 24, 2, 0),
+                      "timezone_name": "Europe/Berlin"}, "Sat 23 Jan 2027, 20:00 – Sun 24 Jan 2027, 02:00 CET",
+                     id="overnight"),
+        pytest.param({"start": dt.datetime(2027, 1, 23, 9, 0), "end": dt.datetime(2027, 1, 23, 12, 0),
+                      "timezone_name": "Asia/Shanghai"}, "Sat 23 Jan 2027, 09:00–12:00 Asia/Shanghai",
+                     id="ambiguous-abbreviation"),
+        pytest.param({"start": dt.datetime(2027, 1, 23, 9, 0), "end": dt.datetime(2027, 1, 23, 12, 0),
+                      "timezone_name": "America/Sao_Paulo"}, "Sat 23 Jan 2027, 09:00–12:00 America/Sao_Paulo",
+                     id="numeric-abbreviation"),
+        pytest.param({"start": dt.datetime(2027, 1, 23), "end": dt.datetime(2027, 1, 23, 23, 59, 59), "all_day": True},
+                     "Sat 23 Jan 2027, all day", id="all-day"),
+        pytest.param({"start": dt.datetime(2027, 1, 23), "end": dt.datetime(2027, 1, 24, 23, 59, 59), "all_day": True},
+                     "Sat 23 Jan 2027 – Sun 24 Jan 2027, all day", id="all-day-over-two-days"),
+    ],
+)
+def test_the_when_column_reads_like_a_calendar(editor, fields, expected):
+    from events.admin.events import describe_when
+
+    assert describe_when(make_event("Concert", **fields)) == expected
+    assert expected.replace("–", "&ndash;") in editor.get("/admin/events/event/").content.decode().replace("–", "&ndash;")
+
+
+def listed_titles(client, query=""):
+    return sorted(event.title for event in client.get(f"/admin/events/event/?{query}").context["cl"].result_list)
+
+
+def test_upcoming_today_and_past_filters(editor):
+    now = dt.datetime.now(dt.UTC).replace(tzinfo=None, microsecond=0)
+    make_event("Last year", start=now - dt.timedelta(days=365), end=now - dt.timedelta(days=365, hours=-2))
+    make_event("Next month", start=now + dt.timedelta(days=30))
+    make_event("Running now", start=now - dt.timedelta(minutes=30), end=now + dt.timedelta(minutes=30))
+    assert listed_titles(editor, "when=past") == ["Last year"]
+    assert listed_titles(editor, "when=upcoming") == ["Next month", "Running now"]
+    assert listed_titles(editor, "when=today") == ["Running now"]
+
+
+def test_category_filter_includes_subcategories(editor):
+    arts = make_category("Arts")
+    theatre = make_category("Theatre", parent=arts)
+    opera = make_category("Opera", parent=theatre)
+    make_event("Play", categories=[theatre])
+    make_event("Aida", categories=[opera, arts])
+    make_event("Lecture")
+    assert listed_titles(editor, f"category={arts.pk}") == ["Aida", "Play"]
+    assert listed_titles(editor, f"category={opera.pk}") == ["Aida"]
+    response = editor.get("/admin/events/event/")
+    labels = [choice["display"] for spec in response.context["cl"].filter_specs if getattr(spec, "parameter_name", "") == "category"
+              for choice in spec.choices(response.context["cl"])]
+    assert labels[1:] == ["Arts", "— Theatre", "— — Opera"]
+
+
+def test_venue_organizer_author_and_mine_filters(editor):
+    hall, friends = make_venue("Hall"), make_organizer("Friends")
+    other = make_user("author")
+    make_event("Mine at the hall", venue=hall, author=editor.user)
+    make_event("Theirs with friends", organizers=[friends], author=other)
+    assert listed_titles(editor, f"venue__id__exact={hall.pk}") == ["Mine at the hall"]
+    assert listed_titles(editor, f"organizers__id__exact={friends.pk}") == ["Theirs with friends"]
+    assert listed_titles(editor, "author=mine") == ["Mine at the hall"]
+    assert listed_titles(editor, f"author={other.pk}") == ["Theirs with friends"]
+
+
+def test_duplicate_copies_an_event_as_a_draft(editor):
+    from events.models import Attachment
+
+    from .factories import make_image
+
+    music, outdoor = make_category("Music"), make_tag("outdoor")
+    first, second = make_organizer("First"), make_organizer("Second")
+    event = make_event("Gala", venue=make_venue("Hall"), organizers=[second, first], categories=[music], tags=[outdoor],
+                       image=make_image(), author=make_user("author"), cost=["$5"], timezone_name="Europe/Berlin")
+    Event.objects.filter(pk=event.pk).update(title_zh_hant="晚會", description_zh_hans="<p>描述</p>")
+
+    response = editor.post("/admin/events/event/", {"action": "duplicate_as_draft", "_selected_action": [event.pk]})
+
+    assert response.status_code == 302
+    copy = Event.objects.exclude(pk=event.pk).get()
+    assert (copy.status, copy.slug, copy.author) == ("draft", "", editor.user)
+    assert (copy.title_en, copy.title_zh_hant, copy.description_zh_hans) == ("Gala", "晚會", "<p>描述</p>")
+    assert (copy.start_utc, copy.end_utc, copy.timezone_name, copy.cost) == (event.start_utc, event.end_utc, "Europe/Berlin", ["$5"])
+    assert (copy.venue, copy.image) == (event.venue, event.image)
+    assert [link.organizer for link in copy.organizer_links.all()] == [second, first]
+    assert set(copy.terms.all()) == {music, outdoor}
+    assert Attachment.objects.count() == 1
+    music.refresh_from_db()
+    assert music.count == 1  # the draft copy does not count

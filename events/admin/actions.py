@@ -6,6 +6,7 @@ from django.utils.translation import ngettext
 
 from .. import roles
 from ..models import PostStatus
+from ..services.events import duplicate_event
 from ..services.slugs import assign_post_slug
 
 
@@ -32,3 +33,12 @@ def restore_from_trash(modeladmin, request, queryset):
                 record.save()
                 restored += 1
     modeladmin.message_user(request, ngettext("%d record restored.", "%d records restored.", restored) % restored)
+
+
+@admin.action(description=_("Duplicate selected events as drafts"), permissions=["add"])
+def duplicate_as_draft(modeladmin, request, queryset):
+    copies = [duplicate_event(event, request.user) for event in queryset if roles.can_read(request.user, event)]
+    modeladmin.message_user(
+        request,
+        ngettext("%d event copied as a draft.", "%d events copied as drafts.", len(copies)) % len(copies),
+    )

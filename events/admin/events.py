@@ -1,16 +1,22 @@
 """The event form and list: wall-clock times in the event's zone, terms, cost and organizers in order."""
 import datetime as dt
+import functools
+import zoneinfo
 
 from django import forms
 from django.contrib import admin
 from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.html import format_html
+from django.utils.translation import gettext, pgettext
 from django.utils.translation import gettext_lazy as _
 
 from .. import roles
 from ..cost import parse_cost_input
 from ..models import Category, Event, EventOrganizer, Tag, Taxonomy
-from ..services.schedule import set_event_times, wall_clock
-from .filters import CategoryListFilter
+from ..services.schedule import set_event_times, site_zone_name, wall_clock
+from .actions import duplicate_as_draft
+from .filters import AuthorListFilter, CategoryListFilter, EventTimeListFilter
 from .linked import give_awaiting_records_the_event_status
 from .posts import PostAdmin, translated, translated_stacked
 from .widgets import TaxonomyAutocomplete, TermChoiceField, WallClockField, zone_choices
@@ -103,15 +109,52 @@ def format_wall_clock(moment, all_day):
     return f"{clock:%Y-%m-%d}" if all_day else f"{clock:%Y-%m-%d %H:%M}"
 
 
+@functools.cache
+def ambiguous_abbreviations():
+    """Zone abbreviations that name different offsets somewhere (CST: Chicago and Shanghai; IST)."""
+    offsets = {}
+    for instant in (dt.datetime(2026, 1, 15, tzinfo=dt.UTC), dt.datetime(2026, 7, 15, tzinfo=dt.UTC)):
+        for name in zoneinfo.available_timezones():
+            local = instant.astimezone(zoneinfo.ZoneInfo(name))
+            offsets.setdefault(local.tzname(), set()).add(local.utcoffset())
+    return {abbreviation for abbreviation, found in offsets.items() if len(found) > 1}
+
+
+def zone_label(event):
+    """The zone's abbreviation where it names one zone, else the zone's name ("+08" names none)."""
+    abbreviation = event.timezone_abbr
+    if abbreviation and abbreviation.isalpha() and abbreviation not in ambiguous_abbreviations():
+        return abbreviation
+    return event.timezone_name or site_zone_name()
+
+
+def describe_when(event):
+    """"Sat 23 Jan 2027, 09:00–12:00 CST", on the event's own clock; "All day" for all-day events."""
+    start, end = wall_clock(event.start_local), wall_clock(event.end_local)
+    # Translators: how a day is written in the admin's event list (PHP-style date format letters).
+    day_format = pgettext("event list", "D j M Y")
+    start_day, end_day = date_format(start, day_format), date_format(end, day_format)
+    if event.all_day:
+        if start.date() == end.date():
+            return gettext("%(day)s, all day") % {"day": start_day}
+        return gettext("%(start_day)s – %(end_day)s, all day") % {"start_day": start_day, "end_day": end_day}
+    values = {"start_day": start_day, "end_day": end_day, "start": f"{start:%H:%M}", "end": f"{end:%H:%M}",
+              "zone": zone_label(event)}
+    if start.date() == end.date():
+        return gettext("%(start_day)s, %(start)s–%(end)s %(zone)s") % values
+    return gettext("%(start_day)s, %(start)s – %(end_day)s, %(end)s %(zone)s") % values
+
+
 @admin.register(Event)
 class EventAdmin(PostAdmin):
     form = EventAdminForm
     inlines = (EventOrganizerInline,)
-    list_display = ("title", "starts", "ends", "venue", "status", "featured", "all_day", "author")
+    list_display = ("title", "when", "status", "venue", "category_names", "featured")
     list_filter = (
-        "status", ("start_utc", admin.DateFieldListFilter), CategoryListFilter,
-        ("venue", admin.RelatedOnlyFieldListFilter), "featured", "all_day",
+        EventTimeListFilter, "status", CategoryListFilter, ("venue", admin.RelatedOnlyFieldListFilter),
+        ("organizers", admin.RelatedOnlyFieldListFilter), AuthorListFilter, "featured",
     )
+    actions = (*PostAdmin.actions, duplicate_as_draft)
     list_select_related = ("venue", "author")
     date_hierarchy = "start_utc"
     ordering = ("-start_utc", "-id")
@@ -131,13 +174,16 @@ class EventAdmin(PostAdmin):
         (_("Display"), {"fields": ("featured", "sticky", "hide_from_listings", "website", "show_map", "show_map_link")}),
     )
 
-    @admin.display(description=_("start"), ordering="start_utc")
-    def starts(self, event):
-        return f"{wall_clock(event.start_local):%Y-%m-%d %H:%M} {event.timezone_abbr or event.timezone_name}".strip()
+    def get_queryset(self, request):
+        return super().get_queryset(request).prefetch_related("terms")
 
-    @admin.display(description=_("end"), ordering="end_utc")
-    def ends(self, event):
-        return f"{wall_clock(event.end_local):%Y-%m-%d %H:%M} {event.timezone_abbr or event.timezone_name}".strip()
+    @admin.display(description=_("when"), ordering="start_utc")
+    def when(self, event):
+        return format_html('<span title="{}">{}</span>', event.timezone_name or site_zone_name(), describe_when(event))
+
+    @admin.display(description=_("event categories"))
+    def category_names(self, event):
+        return ", ".join(str(term) for term in event.terms.all() if term.taxonomy == Taxonomy.CATEGORY)
 
     # The form-only fields as a caller who may only view the event reads them. The admin looks a
     # read-only field up on the model admin before the model, so these stand in for the form's fields.
