@@ -38,6 +38,8 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "django_filters",
+    # The admin's drag-and-drop ordering of an event's organizers (its scripts and templates).
+    "adminsortable2",
 ]
 
 MIDDLEWARE = [

@@ -324,3 +324,38 @@ def test_duplicate_copies_an_event_as_a_draft(editor):
     assert Attachment.objects.count() == 1
     music.refresh_from_db()
     assert music.count == 1  # the draft copy does not count
+
+
+# Organizers -------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("prefix, header", [("", "Organizer"), ("/zh-hant", "主辦單位")], ids=["en", "zh-hant"])
+def test_organizers_sit_under_where_labelled_by_name_in_their_order(editor, prefix, header):
+    first, second = make_organizer("Ann Arts"), make_organizer("Bob Beats")
+    event = make_event("Gala", venue=make_venue("Hall"), organizers=[second, first])
+
+    response = editor.get(f"{prefix}/admin/events/event/{event.pk}/change/")
+
+    content = response.content.decode()
+    assert "EventOrganizer object" not in content
+    assert content.index("Bob Beats") < content.index("Ann Arts")
+    venue_field, organizers, description = (content.index('name="venue"'), content.index('id="organizer_links-group"'),
+                                            content.index('name="description_en"'))
+    assert venue_field < organizers < description
+    inline = response.context["inline_admin_formsets"][0]
+    assert header in [str(field["label"]) for field in inline.fields() if not field.get("is_hidden")]
+    assert "adminsortable2" in content  # the drag handles' script
+
+
+def test_organizers_are_saved_in_the_order_dragged(editor):
+    first, second, third = make_organizer("First"), make_organizer("Second"), make_organizer("Third")
+    event = make_event("Gala", organizers=[first, second, third])
+    links = list(event.organizer_links.all())
+    data = event_form(title_en="Gala", slug=event.slug)
+    data.update({"organizer_links-TOTAL_FORMS": "3", "organizer_links-INITIAL_FORMS": "3"})
+    for index, (link, position) in enumerate(zip(links, (3, 1, 2))):
+        data.update({f"organizer_links-{index}-id": str(link.pk), f"organizer_links-{index}-event": str(event.pk),
+                     f"organizer_links-{index}-organizer": str(link.organizer_id),
+                     f"organizer_links-{index}-position": str(position)})
+    response = editor.post(f"/admin/events/event/{event.pk}/change/", data)
+    assert response.status_code == 302, response.context and response.context["inline_admin_formsets"][0].formset.errors
+    assert [link.organizer for link in event.organizer_links.all()] == [second, third, first]

@@ -4,6 +4,7 @@ import functools
 import zoneinfo
 
 from django import forms
+from adminsortable2.admin import SortableAdminBase, SortableTabularInline
 from django.contrib import admin
 from django.utils import timezone
 from django.utils.formats import date_format
@@ -80,13 +81,21 @@ class EventAdminForm(forms.ModelForm):
         return cleaned
 
 
-class EventOrganizerInline(admin.TabularInline):
-    """Organizers in the order the event lists them; rights follow the event's own."""
+class EventOrganizerForm(forms.ModelForm):
+    class Meta:
+        model = EventOrganizer
+        fields = ("organizer", "position")
+        labels = {"organizer": _("Organizer")}
+
+
+class EventOrganizerInline(SortableTabularInline):
+    """Organizers in the order the event lists them, dragged into place; rights follow the event's own."""
 
     model = EventOrganizer
+    form = EventOrganizerForm
     fields = ("organizer", "position")
     autocomplete_fields = ("organizer",)
-    extra = 1
+    extra = 0
     verbose_name = _("organizer")
     verbose_name_plural = _("organizers")
 
@@ -146,7 +155,7 @@ def describe_when(event):
 
 
 @admin.register(Event)
-class EventAdmin(PostAdmin):
+class EventAdmin(SortableAdminBase, PostAdmin):
     form = EventAdminForm
     inlines = (EventOrganizerInline,)
     list_display = ("title", "when", "status", "venue", "category_names", "featured")
@@ -165,7 +174,8 @@ class EventAdmin(PostAdmin):
     fieldsets = (
         (None, {"fields": (translated("title"), "slug")}),
         (_("When"), {"fields": (("start", "end"), ("timezone_name", "all_day"))}),
-        (_("Where"), {"fields": ("venue",)}),
+        # The organizers' rows follow this fieldset (admin/events/event/change_form.html).
+        (_("Where"), {"fields": ("venue",), "classes": ("events-where",)}),
         (_("Description"), {"fields": translated_stacked("description")}),
         (_("Excerpt"), {"fields": translated_stacked("excerpt"), "classes": ("collapse",)}),
         (_("Event categories and tags"), {"fields": ("categories", "tags")}),
