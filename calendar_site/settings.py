@@ -40,6 +40,8 @@ INSTALLED_APPS = [
     "django_filters",
     # The admin's drag-and-drop ordering of an event's organizers (its scripts and templates).
     "adminsortable2",
+    # The admin's rich-text editor of descriptions and excerpts (its scripts, served locally).
+    "django_prose_editor",
 ]
 
 MIDDLEWARE = [

@@ -359,3 +359,40 @@ def test_organizers_are_saved_in_the_order_dragged(editor):
     response = editor.post(f"/admin/events/event/{event.pk}/change/", data)
     assert response.status_code == 302, response.context and response.context["inline_admin_formsets"][0].formset.errors
     assert [link.organizer for link in event.organizer_links.all()] == [second, third, first]
+
+
+# Rich text --------------------------------------------------------------------------------------
+
+# What the editor writes with each of its tools (the browser test checks the live editor's output too).
+EDITOR_OUTPUT = (
+    '<h2>Programme</h2><p>Some <strong>bold</strong>, <em>italic</em> and <a target="_blank" '
+    'rel="noopener noreferrer nofollow" href="https://example.org/?a=1&amp;b=2">a link</a>.<br>Next line</p>'
+    '<ul><li><p>one</p></li></ul><ol start="3"><li><p>three</p></li></ol><blockquote><p>Quoted</p></blockquote>'
+)
+
+
+def test_descriptions_and_excerpts_get_the_rich_text_editor_from_local_files(editor):
+    content = editor.get("/admin/events/event/add/").content.decode()
+    for field in ("description_en", "description_zh_hant", "excerpt_zh_hans"):
+        assert re.search(rf'<textarea[^>]*data-django-prose-editor-configurable[^>]*name="{field}"|'
+                         rf'<textarea[^>]*name="{field}"[^>]*data-django-prose-editor-configurable', content), field
+    assert "django_prose_editor/editor.js" in content
+    assert not re.search(r'<script[^>]+src="(https?:)?//', content)  # no script from another host
+
+
+def test_the_editors_html_is_stored_unchanged_for_a_contributor():
+    from events.kses import filter_post_html
+
+    assert filter_post_html(EDITOR_OUTPUT) == EDITOR_OUTPUT
+    contributor = staff_client("contributor")
+    data = event_form(status="draft", description_en=EDITOR_OUTPUT, excerpt_zh_hant=EDITOR_OUTPUT)
+    assert contributor.post("/admin/events/event/add/", data).status_code == 302
+    event = Event.objects.get()
+    assert event.description_en == event.excerpt_zh_hant == EDITOR_OUTPUT
+
+
+def test_text_with_blank_lines_opens_in_the_editor_as_paragraphs(editor):
+    event = make_event("Talk", description="First paragraph.\n\nSecond paragraph.")
+    form = editor.get(f"/admin/events/event/{event.pk}/change/").context["adminform"].form
+    rendered = form["description_en"].as_widget()
+    assert "&lt;p&gt;First paragraph.&lt;/p&gt;" in rendered and "&lt;p&gt;Second paragraph." in rendered

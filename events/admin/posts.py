@@ -10,7 +10,7 @@ from ..models import PostStatus
 from ..services.slugs import assign_post_slug
 from ..services.visibility import listable
 from .actions import move_to_trash, restore_from_trash
-from .widgets import DateAndMinuteWidget
+from .widgets import DateAndMinuteWidget, RichTextEditor
 
 LANGUAGE_SUFFIXES = ("en", "zh_hans", "zh_hant")
 
@@ -22,6 +22,9 @@ def translated(field):
 
 def translated_stacked(field):
     return list(translated(field))
+
+
+RICH_TEXT_FIELDS = {*translated("description"), *translated("excerpt")}
 
 
 
@@ -66,6 +69,11 @@ class PostAdmin(TranslationAdmin):
         mostly others' and published rows, none of which they may touch. They trash or delete their own
         drafts one at a time, from the draft's page (as the API lets them)."""
         return roles.has_right(request.user, self.kind, roles.EDIT_PUBLISHED)
+
+    def formfield_for_dbfield(self, db_field, request, **kwargs):
+        if db_field.name in RICH_TEXT_FIELDS:
+            kwargs["widget"] = RichTextEditor()
+        return super().formfield_for_dbfield(db_field, request, **kwargs)
 
     def get_changeform_initial_data(self, request):
         # A new record starts as the API would make it for this user: theirs, published if they may.

@@ -1,4 +1,4 @@
-"""Form fields and widgets of the admin's forms: wall-clock times, time zones, term pickers."""
+"""Form fields and widgets of the admin's forms: wall-clock times, time zones, term pickers, rich text."""
 import datetime as dt
 import zoneinfo
 
@@ -7,9 +7,11 @@ from django.contrib import admin
 from django.contrib.admin.widgets import AdminSplitDateTime, AutocompleteSelectMultiple
 from django.utils.http import urlencode
 from django.utils.translation import gettext_lazy as _
+from django_prose_editor.widgets import AdminProseEditorWidget
 
 from ..models import Event
 from ..services.schedule import site_zone_name
+from ..text import autop
 
 
 class BrowserDateInput(forms.DateInput):
@@ -68,3 +70,32 @@ class TaxonomyAutocomplete(AutocompleteSelectMultiple):
 class TermChoiceField(forms.ModelMultipleChoiceField):
     def label_from_instance(self, obj):
         return str(obj)
+
+
+class RichTextEditor(AdminProseEditorWidget):
+    """Descriptions and excerpts as formatted text (django-prose-editor, served with the site's own
+    static files). It writes only markup WordPress's kses keeps for authors and contributors, so their
+    text is stored exactly as the editor wrote it."""
+
+    EXTENSIONS = {
+        "Heading": {"levels": [2, 3, 4]},
+        "Bold": True,
+        "Italic": True,
+        "Link": {"enableTarget": True},
+        "BulletList": True,
+        "OrderedList": True,
+        "ListItem": True,
+        "Blockquote": True,
+        "HardBreak": True,
+    }
+
+    def __init__(self, attrs=None):
+        super().__init__(attrs, config={"extensions": self.EXTENSIONS}, preset="configurable")
+
+    def format_value(self, value):
+        # Text written through the API often has blank lines where paragraphs break, which WordPress
+        # turns into paragraphs only on output; the editor would read them as one paragraph.
+        value = super().format_value(value)
+        if value and "<p" not in value.lower():
+            value = autop(value)
+        return value
