@@ -396,3 +396,51 @@ def test_text_with_blank_lines_opens_in_the_editor_as_paragraphs(editor):
     form = editor.get(f"/admin/events/event/{event.pk}/change/").context["adminform"].form
     rendered = form["description_en"].as_widget()
     assert "&lt;p&gt;First paragraph.&lt;/p&gt;" in rendered and "&lt;p&gt;Second paragraph." in rendered
+
+
+# The form ---------------------------------------------------------------------------------------
+
+def test_a_title_in_traditional_chinese_alone_is_enough_and_fills_english(editor):
+    data = event_form(title_en="", title_zh_hans="", title_zh_hant="爵士之夜")
+    assert editor.post("/zh-hant/admin/events/event/add/", data).status_code == 302
+    event = Event.objects.get()
+    assert (event.title_en, event.title_zh_hant) == ("爵士之夜", "爵士之夜")
+    assert not event.title_zh_hans
+
+
+def test_an_event_needs_a_title_in_some_language(editor):
+    response = editor.post("/admin/events/event/add/", event_form(title_en="", title_zh_hans="", title_zh_hant=""))
+    assert response.status_code == 200
+    assert "title_en" in response.context["adminform"].form.errors
+    assert "English" in str(response.context["adminform"].form.fields["title_zh_hant"].help_text)
+
+
+def test_translations_are_shown_as_language_tabs_on_every_translated_page(editor):
+    for url in ("/admin/events/event/add/", "/admin/events/venue/add/", "/admin/events/category/add/"):
+        content = editor.get(url).content.decode()
+        assert "events/admin/translation_tabs.js" in content, url
+        # One row per language, which the script groups into tabs.
+        assert re.search(r'class="form-row[^"]*field-(title|name)_zh_hant"', content), url
+
+
+@pytest.mark.parametrize("stored, shown", [(None, True), (True, True), (False, False)], ids=["never-stored", "on", "off"])
+def test_map_flags_are_checkboxes_on_unless_turned_off(editor, stored, shown):
+    event = make_event("Fair", show_map=stored, show_map_link=stored)
+    form = editor.get(f"/admin/events/event/{event.pk}/change/").context["adminform"].form
+    assert 'type="checkbox"' in form["show_map"].as_widget()
+    assert ("checked" in form["show_map"].as_widget()) is shown
+
+
+def test_map_flags_unticked_are_stored_off_and_new_events_have_them_on(editor):
+    new = editor.get("/admin/events/event/add/").context["adminform"].form
+    assert "checked" in new["show_map"].as_widget() and "checked" in new["show_map_link"].as_widget()
+    data = event_form()
+    del data["show_map"]  # an unticked checkbox is not sent
+    assert editor.post("/admin/events/event/add/", data).status_code == 302
+    event = Event.objects.get()
+    assert (event.show_map, event.show_map_link) == (False, True)
+
+
+def test_a_new_event_is_the_editors_own(editor):
+    form = editor.get("/admin/events/event/add/").context["adminform"].form
+    assert form["author"].value() == editor.user.pk

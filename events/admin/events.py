@@ -19,11 +19,11 @@ from ..services.schedule import set_event_times, site_zone_name, wall_clock
 from .actions import duplicate_as_draft
 from .filters import AuthorListFilter, CategoryListFilter, EventTimeListFilter
 from .linked import give_awaiting_records_the_event_status
-from .posts import PostAdmin, translated, translated_stacked
+from .posts import PostAdmin, PostAdminForm, translated
 from .widgets import TaxonomyAutocomplete, TermChoiceField, WallClockField, zone_choices
 
 
-class EventAdminForm(forms.ModelForm):
+class EventAdminForm(PostAdminForm):
     start = WallClockField(label=_("Start"))
     end = WallClockField(label=_("End"))
     timezone_name = forms.ChoiceField(label=_("Time zone"), required=False)
@@ -172,12 +172,12 @@ class EventAdmin(SortableAdminBase, PostAdmin):
     class Media:
         js = ("events/admin/event_times.js",)
     fieldsets = (
-        (None, {"fields": (translated("title"), "slug")}),
+        (None, {"fields": (*translated("title"), "slug")}),
         (_("When"), {"fields": (("start", "end"), ("timezone_name", "all_day"))}),
         # The organizers' rows follow this fieldset (admin/events/event/change_form.html).
         (_("Where"), {"fields": ("venue",), "classes": ("events-where",)}),
-        (_("Description"), {"fields": translated_stacked("description")}),
-        (_("Excerpt"), {"fields": translated_stacked("excerpt"), "classes": ("collapse",)}),
+        (_("Description"), {"fields": translated("description")}),
+        (_("Excerpt"), {"fields": translated("excerpt"), "classes": ("collapse",)}),
         (_("Event categories and tags"), {"fields": ("categories", "tags")}),
         (_("Cost"), {"fields": ("cost_text", ("currency_symbol", "currency_position", "currency_code"))}),
         (_("Publishing"), {"fields": ("status", "date", "author", "password", "image", "post_parent")}),

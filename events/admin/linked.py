@@ -11,14 +11,14 @@ from ..models import PostStatus
 from ..services.linked import readable_namesakes
 from ..services.slugs import assign_post_slug
 from ..text import sanitize_text_field
-from .posts import LANGUAGE_SUFFIXES, PostAdmin
+from .posts import LANGUAGE_SUFFIXES, PostAdmin, PostAdminForm
 
 # The venues and organizers this browser session made from an event form's popup and that wait for
 # that event's save to take its status: (kind, pk) pairs.
 AWAITING_EVENT = "events_admin_awaiting_event"
 
 
-class LinkedRecordAdminForm(forms.ModelForm):
+class LinkedRecordAdminForm(PostAdminForm):
     allow_namesake = forms.BooleanField(
         label=_("Create it even though one of this name exists"), required=False,
     )

@@ -4,7 +4,7 @@ from django.utils.translation import gettext_lazy as _
 
 from ..models import Organizer
 from .linked import LinkedRecordAdmin
-from .posts import translated, translated_stacked
+from .posts import translated
 
 
 @admin.register(Organizer)
@@ -13,9 +13,9 @@ class OrganizerAdmin(LinkedRecordAdmin):
     search_fields = (*LinkedRecordAdmin.search_fields, "email")
     autocomplete_fields = ("image",)
     fieldsets = (
-        (None, {"fields": (translated("title"), "slug")}),
+        (None, {"fields": (*translated("title"), "slug")}),
         (_("Contact"), {"fields": ("email", "phone", "website")}),
-        (_("Description"), {"fields": translated_stacked("description")}),
-        (_("Excerpt"), {"fields": translated_stacked("excerpt"), "classes": ("collapse",)}),
+        (_("Description"), {"fields": translated("description")}),
+        (_("Excerpt"), {"fields": translated("excerpt"), "classes": ("collapse",)}),
         (_("Publishing"), {"fields": ("status", "date", "author", "password", "image")}),
     )

@@ -2,6 +2,8 @@
 from django import forms
 from django.db import models
 from django.utils import timezone
+from django.utils.text import capfirst
+from django.utils.translation import gettext_lazy as _
 from modeltranslation.admin import TranslationAdmin
 
 from .. import roles
@@ -10,30 +12,67 @@ from ..models import PostStatus
 from ..services.slugs import assign_post_slug
 from ..services.visibility import listable
 from .actions import move_to_trash, restore_from_trash
-from .widgets import DateAndMinuteWidget, RichTextEditor
+from .widgets import DateAndMinuteWidget, MapFlagField, RichTextEditor
 
 LANGUAGE_SUFFIXES = ("en", "zh_hans", "zh_hant")
 
 
 def translated(field):
-    """The three language columns of a translated field, shown on one row."""
+    """The language columns of a translated field, one row each: translation_tabs.js turns them into
+    language tabs (without scripts they stay one under another)."""
     return tuple(f"{field}_{suffix}" for suffix in LANGUAGE_SUFFIXES)
 
 
-def translated_stacked(field):
-    return list(translated(field))
+class TranslationTabs:
+    """The scripts and styles of the language tabs, for every admin page with translated fields."""
+
+    class Media:
+        js = ("events/admin/translation_tabs.js",)
+        css = {"all": ("events/admin/admin.css",)}
+
+
+class PostAdminForm(forms.ModelForm):
+    """A title in at least one language, not necessarily English."""
+
+    TITLE_HELP = _(
+        "Give the title in at least one language. A language left empty shows the English title; "
+        "left empty, English takes the first title given."
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for name in self.title_fields():
+            self.fields[name].required = False
+            self.fields[name].help_text = self.TITLE_HELP
+
+    def title_fields(self):
+        return [name for name in translated("title") if name in self.fields]
+
+    def clean(self):
+        cleaned = super().clean()
+        names = self.title_fields()
+        given = [name for name in names if (cleaned.get(name) or "").strip()]
+        if names and not given:
+            self.add_error(names[0], _("Give the title in at least one language."))
+        elif given and "title_en" in names and "title_en" not in given:
+            # English is what every other language falls back to (as the API's first write fills it).
+            cleaned["title_en"] = cleaned[given[0]]
+        return cleaned
 
 
 RICH_TEXT_FIELDS = {*translated("description"), *translated("excerpt")}
+# Events' and venues' map flags: never stored reads as on, as in the plugin.
+MAP_FLAGS = ("show_map", "show_map_link")
 
 
 
-class PostAdmin(TranslationAdmin):
+class PostAdmin(TranslationTabs, TranslationAdmin):
     """Role rules of auth.md for every post kind: who sees, adds, edits and deletes which rows."""
 
     search_fields = ("title_en", "title_zh_hans", "title_zh_hant", "slug")
     list_filter = ("status",)
     prepopulated_fields = {"slug": ("title_en",)}
+    form = PostAdminForm
     actions = (move_to_trash, restore_from_trash)
     formfield_overrides = {models.DateTimeField: {"form_class": forms.SplitDateTimeField, "widget": DateAndMinuteWidget}}
 
@@ -73,6 +112,8 @@ class PostAdmin(TranslationAdmin):
     def formfield_for_dbfield(self, db_field, request, **kwargs):
         if db_field.name in RICH_TEXT_FIELDS:
             kwargs["widget"] = RichTextEditor()
+        if db_field.name in MAP_FLAGS:
+            return MapFlagField(label=capfirst(db_field.verbose_name))
         return super().formfield_for_dbfield(db_field, request, **kwargs)
 
     def get_changeform_initial_data(self, request):

@@ -12,7 +12,7 @@ from ..models import Category, Event, Tag, Taxonomy, Term
 from ..services import terms as term_service
 from ..services.slugs import assign_term_slug
 from ..text import sanitize_title
-from .posts import LANGUAGE_SUFFIXES, translated, translated_stacked
+from .posts import LANGUAGE_SUFFIXES, TranslationTabs, translated
 
 
 class TermAdminForm(forms.ModelForm):
@@ -62,7 +62,7 @@ class TermAdminForm(forms.ModelForm):
         return data
 
 
-class TermAdminBase(TranslationAdmin):
+class TermAdminBase(TranslationTabs, TranslationAdmin):
     form = TermAdminForm
     capability = None
     search_fields = ("name_en", "name_zh_hans", "name_zh_hant", "slug")
@@ -109,8 +109,8 @@ class CategoryAdmin(TermAdminBase):
     list_filter = (("parent", admin.RelatedOnlyFieldListFilter),)
     autocomplete_fields = ("parent",)
     fieldsets = (
-        (None, {"fields": (translated("name"), "slug", "parent")}),
-        (_("Description"), {"fields": translated_stacked("description")}),
+        (None, {"fields": (*translated("name"), "slug", "parent")}),
+        (_("Description"), {"fields": translated("description")}),
     )
 
 
@@ -119,8 +119,8 @@ class TagAdmin(TermAdminBase):
     capability = roles.MANAGE_TAGS
     list_display = ("plain_name", "slug", "count")
     fieldsets = (
-        (None, {"fields": (translated("name"), "slug")}),
-        (_("Description"), {"fields": translated_stacked("description")}),
+        (None, {"fields": (*translated("name"), "slug")}),
+        (_("Description"), {"fields": translated("description")}),
     )
 
 

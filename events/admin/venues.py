@@ -4,7 +4,7 @@ from django.utils.translation import gettext_lazy as _
 
 from ..models import Venue
 from .linked import LinkedRecordAdmin
-from .posts import translated, translated_stacked
+from .posts import translated
 
 
 @admin.register(Venue)
@@ -13,11 +13,11 @@ class VenueAdmin(LinkedRecordAdmin):
     list_filter = ("status", "country")
     autocomplete_fields = ("image",)
     fieldsets = (
-        (None, {"fields": (translated("title"), "slug")}),
+        (None, {"fields": (*translated("title"), "slug")}),
         (_("Address"), {"fields": ("address", ("city", "zip"), ("state", "province"), "country", ("geo_lat", "geo_lng"))}),
         (_("Contact"), {"fields": ("phone", "website")}),
-        (_("Description"), {"fields": translated_stacked("description")}),
-        (_("Excerpt"), {"fields": translated_stacked("excerpt"), "classes": ("collapse",)}),
+        (_("Description"), {"fields": translated("description")}),
+        (_("Excerpt"), {"fields": translated("excerpt"), "classes": ("collapse",)}),
         (_("Publishing"), {"fields": ("status", "date", "author", "password", "image")}),
         (_("Display"), {"fields": ("show_map", "show_map_link")}),
     )

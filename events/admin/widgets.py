@@ -99,3 +99,12 @@ class RichTextEditor(AdminProseEditorWidget):
         if value and "<p" not in value.lower():
             value = autop(value)
         return value
+
+
+class MapFlagField(forms.BooleanField):
+    """A map flag as a checkbox, ticked when never stored: the plugin reads a missing flag as on."""
+
+    widget = forms.CheckboxInput(check_test=lambda value: value is None or bool(value))
+
+    def __init__(self, **kwargs):
+        super().__init__(required=False, **kwargs)
