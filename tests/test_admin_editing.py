@@ -444,3 +444,23 @@ def test_map_flags_unticked_are_stored_off_and_new_events_have_them_on(editor):
 def test_a_new_event_is_the_editors_own(editor):
     form = editor.get("/admin/events/event/add/").context["adminform"].form
     assert form["author"].value() == editor.user.pk
+
+
+def test_the_featured_image_shows_its_thumbnail_and_can_be_uploaded_from_the_event_form(editor):
+    from events.models import Attachment
+
+    from .factories import make_image
+    from .test_admin import png_upload
+
+    event = make_event("Poster show", image=make_image("poster.png"))
+    content = editor.get(f"/admin/events/event/{event.pk}/change/").content.decode()
+    thumbnail = event.image.file.storage.url(event.image.sizes["thumbnail"]["file"]) if event.image.sizes else event.image.file.url
+    assert re.search(rf'<img class="events-image-preview" data-preview-for="id_image"[^>]* src="{re.escape(thumbnail)}"', content)
+    assert "/admin/events/attachment/add/?_to_field=id&amp;_popup=1" in content  # the "+" upload
+
+    uploaded = editor.post("/admin/events/attachment/add/?_to_field=id&_popup=1",
+                           {"file": png_upload(), "title": "New poster", "_popup": "1", "_to_field": "id"})
+    assert uploaded.status_code == 200 and b"popup_response" in uploaded.content
+    new = Attachment.objects.get(title="New poster")
+    assert editor.get(f"/admin/events/attachment/{new.pk}/thumbnail/").status_code == 302
+    assert editor.get("/admin/events/attachment/999999/thumbnail/").status_code == 404

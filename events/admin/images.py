@@ -2,6 +2,9 @@
 from django import forms
 from django.contrib import admin
 from django.db import transaction
+from django.http import Http404
+from django.shortcuts import redirect
+from django.urls import path
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
@@ -23,6 +26,14 @@ class AttachmentAdminForm(forms.ModelForm):
         return upload
 
 
+def thumbnail_url(attachment):
+    """The URL of the image's thumbnail size, or of the image itself when it has none."""
+    if not attachment.file:
+        return ""
+    thumbnail = (attachment.sizes or {}).get("thumbnail")
+    return attachment.file.storage.url(thumbnail["file"]) if thumbnail else attachment.file.url
+
+
 @admin.register(Attachment)
 class AttachmentAdmin(admin.ModelAdmin):
     form = AttachmentAdminForm
@@ -37,11 +48,19 @@ class AttachmentAdmin(admin.ModelAdmin):
 
     @admin.display(description=_("preview"))
     def preview(self, attachment):
-        if not attachment.file:
-            return ""
-        thumbnail = (attachment.sizes or {}).get("thumbnail")
-        url = attachment.file.storage.url(thumbnail["file"]) if thumbnail else attachment.file.url
-        return format_html('<img src="{}" alt="" style="max-width:150px;max-height:150px">', url)
+        url = thumbnail_url(attachment)
+        return format_html('<img src="{}" alt="" style="max-width:150px;max-height:150px">', url) if url else ""
+
+    def get_urls(self):
+        thumbnail = path("<int:pk>/thumbnail/", self.admin_site.admin_view(self.thumbnail_view), name="events_attachment_thumbnail")
+        return [thumbnail, *super().get_urls()]
+
+    def thumbnail_view(self, request, pk):
+        """The image's thumbnail, for the preview beside a featured-image picker."""
+        attachment = self.get_object(request, str(pk))
+        if attachment is None or not self.has_view_permission(request, attachment) or not thumbnail_url(attachment):
+            raise Http404
+        return redirect(thumbnail_url(attachment))
 
     @admin.display(description=_("dimensions"))
     def dimensions(self, attachment):

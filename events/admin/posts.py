@@ -12,7 +12,7 @@ from ..models import PostStatus
 from ..services.slugs import assign_post_slug
 from ..services.visibility import listable
 from .actions import move_to_trash, restore_from_trash
-from .widgets import DateAndMinuteWidget, MapFlagField, RichTextEditor
+from .widgets import DateAndMinuteWidget, FeaturedImageChooser, MapFlagField, RichTextEditor
 
 LANGUAGE_SUFFIXES = ("en", "zh_hans", "zh_hant")
 
@@ -112,6 +112,8 @@ class PostAdmin(TranslationTabs, TranslationAdmin):
     def formfield_for_dbfield(self, db_field, request, **kwargs):
         if db_field.name in RICH_TEXT_FIELDS:
             kwargs["widget"] = RichTextEditor()
+        if db_field.name == "image":
+            kwargs["widget"] = FeaturedImageChooser(db_field, self.admin_site)
         if db_field.name in MAP_FLAGS:
             return MapFlagField(label=capfirst(db_field.verbose_name))
         return super().formfield_for_dbfield(db_field, request, **kwargs)

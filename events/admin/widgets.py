@@ -4,14 +4,18 @@ import zoneinfo
 
 from django import forms
 from django.contrib import admin
-from django.contrib.admin.widgets import AdminSplitDateTime, AutocompleteSelectMultiple
+from django.contrib.admin.widgets import AdminSplitDateTime, AutocompleteSelect, AutocompleteSelectMultiple
+from django.urls import reverse
+from django.utils.html import format_html
+from django.utils.safestring import mark_safe
 from django.utils.http import urlencode
 from django.utils.translation import gettext_lazy as _
 from django_prose_editor.widgets import AdminProseEditorWidget
 
-from ..models import Event
+from ..models import Attachment, Event
 from ..services.schedule import site_zone_name
 from ..text import autop
+from .images import thumbnail_url
 
 
 class BrowserDateInput(forms.DateInput):
@@ -108,3 +112,22 @@ class MapFlagField(forms.BooleanField):
 
     def __init__(self, **kwargs):
         super().__init__(required=False, **kwargs)
+
+
+class FeaturedImageChooser(AutocompleteSelect):
+    """The featured-image picker with the chosen image's thumbnail beside it; the "+" beside it
+    uploads a new one (image_preview.js swaps the thumbnail when the choice changes)."""
+
+    def render(self, name, value, attrs=None, renderer=None):
+        picker = super().render(name, value, attrs, renderer)
+        attachment = Attachment.objects.filter(pk=value).first() if value not in (None, "") and str(value).isdigit() else None
+        url = thumbnail_url(attachment) if attachment is not None else ""
+        template = reverse("admin:events_attachment_thumbnail", args=[0], current_app=self.admin_site.name)
+        return format_html(
+            '{}<img class="events-image-preview" data-preview-for="{}" data-thumbnail-url="{}" src="{}" alt=""{}>',
+            picker, (attrs or {}).get("id", ""), template, url, "" if url else mark_safe(" hidden"),
+        )
+
+    @property
+    def media(self):
+        return super().media + forms.Media(js=["events/admin/image_preview.js"])
