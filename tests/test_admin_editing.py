@@ -464,3 +464,27 @@ def test_the_featured_image_shows_its_thumbnail_and_can_be_uploaded_from_the_eve
     new = Attachment.objects.get(title="New poster")
     assert editor.get(f"/admin/events/attachment/{new.pk}/thumbnail/").status_code == 302
     assert editor.get("/admin/events/attachment/999999/thumbnail/").status_code == 404
+
+
+# Translations -----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(
+    "prefix, header, when",
+    [("", "Events calendar", "Sat 23 Jan 2027, 09:00–12:00 CET"),
+     ("/zh-hans", "活动日历", "2027年1月23日 星期六 09:00–12:00 CET"),
+     ("/zh-hant", "活動行事曆", "2027年1月23日 星期六 09:00–12:00 CET")],
+    ids=["en", "zh-hans", "zh-hant"],
+)
+def test_the_admin_names_the_calendar_has_a_favicon_and_speaks_each_language(editor, prefix, header, when):
+    make_event("Concert", start=dt.datetime(2027, 1, 23, 9, 0), end=dt.datetime(2027, 1, 23, 12, 0),
+               timezone_name="Europe/Berlin")
+    content = editor.get(f"{prefix}/admin/events/event/").content.decode()
+    assert f'<div id="site-name"><a href="{prefix}/admin/">{header}</a></div>' in content
+    assert "Django administration" not in content and "Django site admin" not in content
+    assert 'rel="icon" href="/static/events/favicon.svg"' in content
+    assert when in content
+
+
+def test_the_token_pages_read_in_traditional_chinese():
+    content = staff_client("administrator").get("/zh-hant/admin/").content.decode()
+    assert "權杖" in content and "Tokens" not in content

@@ -9,7 +9,7 @@ from django.contrib import admin
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.html import format_html
-from django.utils.translation import gettext, pgettext
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from .. import roles
@@ -85,7 +85,7 @@ class EventOrganizerForm(forms.ModelForm):
     class Meta:
         model = EventOrganizer
         fields = ("organizer", "position")
-        labels = {"organizer": _("Organizer")}
+        labels = {"organizer": _("Organizer"), "position": _("Order")}
 
 
 class EventOrganizerInline(SortableTabularInline):
@@ -141,7 +141,7 @@ def describe_when(event):
     """"Sat 23 Jan 2027, 09:00–12:00 CST", on the event's own clock; "All day" for all-day events."""
     start, end = wall_clock(event.start_local), wall_clock(event.end_local)
     # Translators: how a day is written in the admin's event list (PHP-style date format letters).
-    day_format = pgettext("event list", "D j M Y")
+    day_format = gettext("D j M Y")
     start_day, end_day = date_format(start, day_format), date_format(end, day_format)
     if event.all_day:
         if start.date() == end.date():

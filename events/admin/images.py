@@ -37,14 +37,14 @@ def thumbnail_url(attachment):
 @admin.register(Attachment)
 class AttachmentAdmin(admin.ModelAdmin):
     form = AttachmentAdminForm
-    list_display = ("preview", "title", "file", "dimensions", "filesize", "author", "date")
+    list_display = ("preview", "title", "file", "dimensions", "filesize", "uploaded_by", "date")
     list_display_links = ("preview", "title")
     list_select_related = ("author",)
     search_fields = ("title", "file")
     list_filter = ("mime_type", ("date", admin.DateFieldListFilter))
     date_hierarchy = "date"
-    fields = ("file", "title", "preview", "dimensions", "filesize", "mime_type", "generated_sizes", "source_url", "author", "date")
-    readonly_fields = ("preview", "dimensions", "filesize", "mime_type", "generated_sizes", "source_url", "author", "date")
+    fields = ("file", "title", "preview", "dimensions", "filesize", "mime_type", "generated_sizes", "source_url", "uploaded_by", "date")
+    readonly_fields = ("preview", "dimensions", "filesize", "mime_type", "generated_sizes", "source_url", "uploaded_by", "date")
 
     @admin.display(description=_("preview"))
     def preview(self, attachment):
@@ -61,6 +61,11 @@ class AttachmentAdmin(admin.ModelAdmin):
         if attachment is None or not self.has_view_permission(request, attachment) or not thumbnail_url(attachment):
             raise Http404
         return redirect(thumbnail_url(attachment))
+
+    # The model's author field has no translated name, and renaming it would take a migration.
+    @admin.display(description=_("author"), ordering="author")
+    def uploaded_by(self, attachment):
+        return attachment.author
 
     @admin.display(description=_("dimensions"))
     def dimensions(self, attachment):
