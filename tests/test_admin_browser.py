@@ -31,9 +31,13 @@ def choose(page, container, text):
 
 
 def add_organizer(page, name):
+    # The new row is numbered after the rows the form already counts; waiting for it keeps a busy
+    # machine from picking the name in the previous row.
+    row = f"#organizer_links-{page.input_value('#id_organizer_links-TOTAL_FORMS')}"
     page.locator("#organizer_links-group .add-row a").click()
-    row = page.locator("#organizer_links-group tr.dynamic-organizer_links").last.get_attribute("id")
-    choose(page, f"#{row}", name)
+    page.locator(row).wait_for()
+    choose(page, row, name)
+    page.locator(f"{row} .select2-selection", has_text=name).wait_for()
 
 
 def write_description(page, language, *parts):
