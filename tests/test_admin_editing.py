@@ -488,3 +488,12 @@ def test_the_admin_names_the_calendar_has_a_favicon_and_speaks_each_language(edi
 def test_the_token_pages_read_in_traditional_chinese():
     content = staff_client("administrator").get("/zh-hant/admin/").content.decode()
     assert "權杖" in content and "Tokens" not in content
+
+
+def test_trashing_a_venue_in_bulk_unlinks_it_from_its_events_as_the_api_does(editor):
+    hall = make_venue("Hall")
+    event = make_event("Gala", venue=hall)
+    editor.post("/admin/events/venue/", {"action": "move_to_trash", "_selected_action": [hall.pk]})
+    hall.refresh_from_db()
+    event.refresh_from_db()
+    assert (hall.status, event.venue) == ("trash", None)

@@ -1,13 +1,17 @@
-"""Bulk actions of the changelists. Each touches only the selected rows the user may edit."""
+"""Bulk actions of the changelists: trash and restore touch the selected rows the user may edit,
+duplicate copies those the user may read."""
 from django.contrib import admin
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from .. import roles
-from ..models import PostStatus
-from ..services.events import duplicate_event
+from ..models import PostKind, PostStatus
+from ..services.events import duplicate_event, trash_event
+from ..services.linked import trash_organizer, trash_venue
 from ..services.slugs import assign_post_slug
+
+TRASH = {PostKind.EVENT: trash_event, PostKind.VENUE: trash_venue, PostKind.ORGANIZER: trash_organizer}
 
 
 @admin.action(description=_("Move selected records to the trash"), permissions=["trash"])
@@ -16,8 +20,8 @@ def move_to_trash(modeladmin, request, queryset):
     with transaction.atomic():
         for record in queryset.exclude(status=PostStatus.TRASH):
             if roles.can_edit(request.user, record):
-                record.move_to_trash()
-                record.save()
+                # The API's trash: a venue or organizer also leaves the events that named it.
+                TRASH[record.KIND](record)
                 moved += 1
     modeladmin.message_user(request, ngettext("%d record moved to the trash.", "%d records moved to the trash.", moved) % moved)
 

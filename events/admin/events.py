@@ -3,8 +3,8 @@ import datetime as dt
 import functools
 import zoneinfo
 
-from django import forms
 from adminsortable2.admin import SortableAdminBase, SortableTabularInline
+from django import forms
 from django.contrib import admin
 from django.utils import timezone
 from django.utils.formats import date_format
@@ -112,6 +112,7 @@ class EventOrganizerInline(SortableTabularInline):
     def has_delete_permission(self, request, obj=None):
         return self.has_add_permission(request, obj)
 
+
 def format_wall_clock(moment, all_day):
     """A stored wall-clock moment as the form shows it: the date, and the time unless the event is all day."""
     clock = wall_clock(moment)
@@ -138,7 +139,7 @@ def zone_label(event):
 
 
 def describe_when(event):
-    """"Sat 23 Jan 2027, 09:00–12:00 CST", on the event's own clock; "All day" for all-day events."""
+    """"Sat 23 Jan 2027, 09:00–12:00 CET" on the event's own clock; "Sat 23 Jan 2027, all day"."""
     start, end = wall_clock(event.start_local), wall_clock(event.end_local)
     # Translators: how a day is written in the admin's event list (PHP-style date format letters).
     day_format = gettext("D j M Y")
@@ -152,6 +153,11 @@ def describe_when(event):
     if start.date() == end.date():
         return gettext("%(start_day)s, %(start)s–%(end)s %(zone)s") % values
     return gettext("%(start_day)s, %(start)s – %(end_day)s, %(end)s %(zone)s") % values
+
+
+def term_names(event, taxonomy):
+    """The event's categories or tags as people read them, from the prefetched terms."""
+    return ", ".join(str(term) for term in event.terms.all() if term.taxonomy == taxonomy)
 
 
 @admin.register(Event)
@@ -168,9 +174,6 @@ class EventAdmin(SortableAdminBase, PostAdmin):
     date_hierarchy = "start_utc"
     ordering = ("-start_utc", "-id")
     autocomplete_fields = ("venue", "post_parent", "image")
-
-    class Media:
-        js = ("events/admin/event_times.js",)
     fieldsets = (
         (None, {"fields": (*translated("title"), "slug")}),
         (_("When"), {"fields": (("start", "end"), ("timezone_name", "all_day"))}),
@@ -184,6 +187,9 @@ class EventAdmin(SortableAdminBase, PostAdmin):
         (_("Display"), {"fields": ("featured", "sticky", "hide_from_listings", "website", "show_map", "show_map_link")}),
     )
 
+    class Media:
+        js = ("events/admin/event_times.js",)
+
     def get_queryset(self, request):
         return super().get_queryset(request).prefetch_related("terms")
 
@@ -193,7 +199,7 @@ class EventAdmin(SortableAdminBase, PostAdmin):
 
     @admin.display(description=_("event categories"))
     def category_names(self, event):
-        return ", ".join(str(term) for term in event.terms.all() if term.taxonomy == Taxonomy.CATEGORY)
+        return term_names(event, Taxonomy.CATEGORY)
 
     # The form-only fields as a caller who may only view the event reads them. The admin looks a
     # read-only field up on the model admin before the model, so these stand in for the form's fields.
@@ -207,11 +213,11 @@ class EventAdmin(SortableAdminBase, PostAdmin):
 
     @admin.display(description=_("Event categories"))
     def categories(self, event):
-        return ", ".join(str(term) for term in event.terms.all() if term.taxonomy == Taxonomy.CATEGORY) or None
+        return term_names(event, Taxonomy.CATEGORY) or None
 
     @admin.display(description=_("Tags"))
     def tags(self, event):
-        return ", ".join(str(term) for term in event.terms.all() if term.taxonomy == Taxonomy.TAG) or None
+        return term_names(event, Taxonomy.TAG) or None
 
     @admin.display(description=_("Cost"))
     def cost_text(self, event):

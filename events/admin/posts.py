@@ -65,7 +65,6 @@ RICH_TEXT_FIELDS = {*translated("description"), *translated("excerpt")}
 MAP_FLAGS = ("show_map", "show_map_link")
 
 
-
 class PostAdmin(TranslationTabs, TranslationAdmin):
     """Role rules of auth.md for every post kind: who sees, adds, edits and deletes which rows."""
 
