@@ -104,6 +104,8 @@ def test_an_editor_makes_events_with_ordered_organizers_and_rich_text_in_english
             # Traditional Chinese: a title in that language alone; Bob added before Ann.
             page.goto(f"{live_server.url}/zh-hant/admin/events/event/add/")
             assert page.locator(".events-language-tabs [aria-selected=true]").first.inner_text() == "繁體中文"
+            # The editor's dialogs speak the page's language too.
+            assert page.evaluate("window.gettext('Edit Link')") == "編輯連結"
             page.fill("#id_title_zh_hant", "爵士之夜")
             fill_times(page, "2030-07-02")
             add_organizer(page, "Bob Beats")

@@ -497,3 +497,10 @@ def test_trashing_a_venue_in_bulk_unlinks_it_from_its_events_as_the_api_does(edi
     hall.refresh_from_db()
     event.refresh_from_db()
     assert (hall.status, event.venue) == ("trash", None)
+
+
+def test_the_rich_text_editors_dialogs_get_their_translations(editor):
+    content = editor.get("/zh-hans/admin/events/event/add/").content.decode()
+    assert 'id="id_description_en_editor_strings"' in content
+    assert "\\u7f16\\u8f91\\u94fe\\u63a5" in content or "编辑链接" in content  # "Edit Link"
+    assert "events/admin/editor_strings.js" in content

@@ -6,9 +6,10 @@ from django import forms
 from django.contrib import admin
 from django.contrib.admin.widgets import AdminSplitDateTime, AutocompleteSelect, AutocompleteSelectMultiple
 from django.urls import reverse
-from django.utils.html import format_html
+from django.utils.html import format_html, json_script
 from django.utils.safestring import mark_safe
 from django.utils.http import urlencode
+from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
 from django_prose_editor.widgets import AdminProseEditorWidget
 
@@ -95,6 +96,25 @@ class RichTextEditor(AdminProseEditorWidget):
 
     def __init__(self, attrs=None):
         super().__init__(attrs, config={"extensions": self.EXTENSIONS}, preset="configurable")
+
+    # The editor's dialogs ask the admin's JavaScript catalog (window.gettext) for these words, and it
+    # has none of them; editor_strings.js adds this app's translations to it.
+    DIALOG_STRINGS = (
+        gettext_noop("Edit Link"), gettext_noop("URL"), gettext_noop("Title"), gettext_noop("Open in new window"),
+        gettext_noop("Cancel"), gettext_noop("Update"), gettext_noop("Insert"), gettext_noop("List properties"),
+        gettext_noop("List type"), gettext_noop("Start at"), gettext_noop("Bullets"), gettext_noop("Decimal numbers"),
+        gettext_noop("Lowercase letters"), gettext_noop("Uppercase letters"), gettext_noop("Lowercase Roman numerals"),
+        gettext_noop("Uppercase Roman numerals"), gettext_noop("Toggle fullscreen"),
+    )
+
+    @property
+    def media(self):
+        return super().media + forms.Media(js=["events/admin/editor_strings.js"])
+
+    def render(self, name, value, attrs=None, renderer=None):
+        editor = super().render(name, value, attrs, renderer)
+        strings = {msgid: gettext(msgid) for msgid in self.DIALOG_STRINGS}
+        return editor + json_script(strings, f"{(attrs or {}).get('id', name)}_editor_strings")
 
     def format_value(self, value):
         # Text written through the API often has blank lines where paragraphs break, which WordPress
