@@ -504,3 +504,13 @@ def test_the_rich_text_editors_dialogs_get_their_translations(editor):
     assert 'id="id_description_en_editor_strings"' in content
     assert "\\u7f16\\u8f91\\u94fe\\u63a5" in content or "编辑链接" in content  # "Edit Link"
     assert "events/admin/editor_strings.js" in content
+
+
+def test_read_only_zone_map_flags_and_publication_date_read_as_they_mean():
+    event = make_event("Fair", author=make_user("administrator"), timezone_name="", show_map=None, show_map_link=False,
+                       date=dt.datetime(2026, 5, 1, 8, 30, tzinfo=dt.UTC))
+    values = readonly_values(staff_client("contributor").get(f"/admin/events/event/{event.pk}/change/"))
+    assert values["Time zone"] == "Site time zone (UTC)"
+    assert 'alt="True"' in values["show map"] and 'alt="False"' in values["show map link"]
+    assert values["publication date"] == "2026-05-01 08:30"
+    assert values["Event categories"] == values["Tags"] == values["Cost"] == "-"

@@ -201,6 +201,12 @@ class EventAdmin(SortableAdminBase, PostAdmin):
     def category_names(self, event):
         return term_names(event, Taxonomy.CATEGORY)
 
+    read_only_stand_ins = {**PostAdmin.read_only_stand_ins, "timezone_name": "time_zone"}
+
+    @admin.display(description=_("Time zone"))
+    def time_zone(self, event):
+        return event.timezone_name or _("Site time zone (%(zone)s)") % {"zone": site_zone_name()}
+
     # The form-only fields as a caller who may only view the event reads them. The admin looks a
     # read-only field up on the model admin before the model, so these stand in for the form's fields.
     @admin.display(description=_("Start"))
@@ -213,15 +219,15 @@ class EventAdmin(SortableAdminBase, PostAdmin):
 
     @admin.display(description=_("Event categories"))
     def categories(self, event):
-        return term_names(event, Taxonomy.CATEGORY) or None
+        return term_names(event, Taxonomy.CATEGORY) or self.get_empty_value_display()
 
     @admin.display(description=_("Tags"))
     def tags(self, event):
-        return term_names(event, Taxonomy.TAG) or None
+        return term_names(event, Taxonomy.TAG) or self.get_empty_value_display()
 
     @admin.display(description=_("Cost"))
     def cost_text(self, event):
-        return "\n".join(event.cost or []) or None
+        return "\n".join(event.cost or []) or self.get_empty_value_display()
 
     def save_model(self, request, obj, form, change):
         data = form.cleaned_data

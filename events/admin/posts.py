@@ -1,5 +1,6 @@
 """What every post kind (event, venue, organizer) shares in the admin: role rules, HTML filtering, trash."""
 from django import forms
+from django.contrib import admin
 from django.db import models
 from django.utils import timezone
 from django.utils.text import capfirst
@@ -108,6 +109,33 @@ class PostAdmin(TranslationTabs, TranslationAdmin):
         drafts one at a time, from the draft's page (as the API lets them)."""
         return roles.has_right(request.user, self.kind, roles.EDIT_PUBLISHED)
 
+    # Model fields whose stored value reads otherwise than it means (a map flag never stored is on);
+    # a page the user may only view shows the stand-in of the same meaning instead.
+    read_only_stand_ins = {"show_map": "map_shown", "show_map_link": "map_link_shown", "date": "publication_date"}
+
+    def get_fieldsets(self, request, obj=None):
+        fieldsets = super().get_fieldsets(request, obj)
+        if obj is None or self.has_change_permission(request, obj):
+            return fieldsets
+
+        def stand_in(fields):
+            return [stand_in(name) if isinstance(name, (list, tuple)) else self.read_only_stand_ins.get(name, name)
+                    for name in fields]
+
+        return [(title, {**options, "fields": stand_in(options["fields"])}) for title, options in fieldsets]
+
+    @admin.display(description=_("show map"), boolean=True)
+    def map_shown(self, record):
+        return record.show_map is not False
+
+    @admin.display(description=_("show map link"), boolean=True)
+    def map_link_shown(self, record):
+        return record.show_map_link is not False
+
+    @admin.display(description=_("publication date"))
+    def publication_date(self, record):
+        return f"{timezone.localtime(record.date):%Y-%m-%d %H:%M}"
+
     def formfield_for_dbfield(self, db_field, request, **kwargs):
         if db_field.name in RICH_TEXT_FIELDS:
             kwargs["widget"] = RichTextEditor()
@@ -124,6 +152,8 @@ class PostAdmin(TranslationTabs, TranslationAdmin):
 
     def get_readonly_fields(self, request, obj=None):
         readonly = list(super().get_readonly_fields(request, obj))
+        if obj is not None and not self.has_change_permission(request, obj):
+            readonly.extend(self.read_only_stand_ins.values())
         # Only callers with the "others'" right may name another author (decisions.md).
         if not roles.has_right(request.user, self.kind, roles.EDIT_OTHERS):
             readonly.append("author")
