@@ -11,9 +11,11 @@ class EventsConfig(AppConfig):
 
     def ready(self):
         from .api import read_cache
+        from .api.rendering import connect_rendering
         from .roles import create_role_groups
         from .signals import connect_term_counts
 
         post_migrate.connect(create_role_groups, sender=self, dispatch_uid="events.create_role_groups")
         connect_term_counts()
+        connect_rendering()
         read_cache.connect_invalidation()

@@ -514,3 +514,32 @@ def test_read_only_zone_map_flags_and_publication_date_read_as_they_mean():
     assert 'alt="True"' in values["show map"] and 'alt="False"' in values["show map link"]
     assert values["publication date"] == "2026-05-01 08:30"
     assert values["Event categories"] == values["Tags"] == values["Cost"] == "-"
+
+
+# The API's rendering store ----------------------------------------------------------------------
+
+def test_admin_writes_keep_the_apis_rendered_records_true(editor, django_capture_on_commit_callbacks):
+    from events.api import rendering
+    from events.models import RenderedRecord, Venue
+
+    music = make_category("Music")
+    first, second = make_organizer("First"), make_organizer("Second")
+    with django_capture_on_commit_callbacks(execute=True):
+        add_from_popup(editor, "venue", venue_form())
+    venue = Venue.objects.get()
+    data = event_form(venue=str(venue.pk), categories=[str(music.pk)])
+    data.update({"organizer_links-TOTAL_FORMS": "2", "organizer_links-0-organizer": str(first.pk),
+                 "organizer_links-1-organizer": str(second.pk)})
+    with django_capture_on_commit_callbacks(execute=True):
+        assert editor.post("/admin/events/event/add/", data).status_code == 302
+    event = Event.objects.get()
+    with django_capture_on_commit_callbacks(execute=True):
+        editor.post("/admin/events/event/", {"action": "duplicate_as_draft", "_selected_action": [event.pk]})
+    with django_capture_on_commit_callbacks(execute=True):
+        editor.post(f"/admin/events/category/{music.pk}/change/", term_form(name_en="Music & Dance", slug="music"))
+    with django_capture_on_commit_callbacks(execute=True):
+        editor.post("/admin/events/organizer/", {"action": "move_to_trash", "_selected_action": [second.pk]})
+
+    assert rendering.stale_rows() == []
+    copy = Event.objects.exclude(pk=event.pk).get()
+    assert RenderedRecord.objects.filter(record_id__in=[event.pk, copy.pk, venue.pk]).exists()

@@ -95,3 +95,41 @@ def test_reader_goes_from_the_list_to_an_event_then_to_its_venue_in_traditional_
         assert page.locator(".event-title a").all_inner_texts() == ["爵士之夜"]
         # The stylesheet is served and applied: the skip link sits off screen until focused.
         assert page.locator(".skip-link").bounding_box()["x"] < 0
+
+
+def test_reader_subscribes_from_the_menu_and_downloads_an_event(live_server):
+    import icalendar
+
+    start = dt.datetime.combine(dt.date.today() + dt.timedelta(days=2), dt.time(19, 0))
+    event = make_event("Poetry evening", start=start, end=start + dt.timedelta(hours=2), timezone_name="Europe/Paris")
+    make_event("Chess club", start=start + dt.timedelta(days=1))
+    with browser_page() as page:
+        page.goto(f"{live_server.url}/events/")
+        menu = page.locator("details.subscribe")
+        google = menu.get_by_role("link", name="Google Calendar")
+        assert not google.is_visible()
+
+        menu.locator("summary").click()
+        assert google.is_visible()
+        host = live_server.url.split("://", 1)[1]
+        assert menu.get_by_role("link", name="iCalendar").get_attribute("href") == f"webcal://{host}/events/?ical=1"
+        for name in ("Outlook 365", "Outlook Live"):
+            assert "rru=addsubscription" in menu.get_by_role("link", name=name).get_attribute("href")
+        with page.expect_download() as exported:
+            menu.get_by_role("link", name="Export .ics file").click()
+        download = exported.value
+        assert download.suggested_filename == "events.ics"
+        calendar = icalendar.Calendar.from_ical(Path(download.path()).read_bytes())
+        assert [str(entry["SUMMARY"]) for entry in calendar.walk("VEVENT")] == ["Poetry evening", "Chess club"]
+
+        page.get_by_role("link", name="Poetry evening").click()
+        assert page.url == f"{live_server.url}/event/{event.slug}/"
+        assert page.get_by_role("link", name="Add to Google Calendar").get_attribute("href").startswith(
+            "https://www.google.com/calendar/render?action=TEMPLATE&"
+        )
+        with page.expect_download() as exported:
+            page.get_by_role("link", name="iCalendar").click()
+        assert exported.value.suggested_filename == f"{event.slug}.ics"
+        calendar = icalendar.Calendar.from_ical(Path(exported.value.path()).read_bytes())
+        (entry,) = calendar.walk("VEVENT")
+        assert entry["DTSTART"].params["TZID"] == "Europe/Paris"

@@ -5,6 +5,7 @@ or method with 404 rest_no_route (never 405), honours `_method` / `X-HTTP-Method
 HEAD like GET and answers OPTIONS from the namespace index. Django's resolver does none of that,
 so the app mounts one view and routes here.
 """
+import json
 import re
 from functools import lru_cache
 
@@ -17,7 +18,7 @@ from ..conf import events_settings
 from . import conditional, errors, read_cache
 from .params import LANGUAGE_CODES
 from .parsing import collect_params
-from .renderers import WPJSONRenderer
+from .renderers import JSONText, WPJSONRenderer
 from .routes import ROUTES, USER_ROUTES
 
 OVERRIDABLE = {"PUT", "PATCH", "DELETE", "GET", "POST"}
@@ -199,6 +200,8 @@ def _apply_global_params(request, response):
     query = request.GET
     data = response.data
     fields = query.get("_fields")
+    if isinstance(data, JSONText) and (fields or "_envelope" in query):
+        data = json.loads(data)
     changed = False
     if fields and isinstance(data, dict) and response.status_code < 400:
         wanted = [name.strip() for name in fields.split(",") if name.strip()]

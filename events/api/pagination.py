@@ -11,6 +11,7 @@ from ..conf import events_settings
 from ..memory import RecentValues
 from .params import MAX_RECORD_ID
 from .links import with_query
+from .renderers import JSONText, to_json
 
 
 def effective_per_page(requested):
@@ -64,7 +65,7 @@ def fetch_page(queryset, page, per_page):
     sql, params = queryset.order_by().values("pk").query.sql_with_params()
     key = repr((sql, params))
     remembered = snapshot_totals.get(key)
-    if rows and remembered is not None and remembered[0] == rows[0].listed_snapshot:
+    if rows and remembered is not None and remembered[0] == _field(rows[0], "listed_snapshot"):
         total = remembered[1]
     else:
         with connection.cursor() as cursor:
@@ -82,7 +83,12 @@ def _page_counted_alongside(queryset, offset, page, per_page):
     """
     total = queryset.order_by().annotate(listed=Func(F("pk"), function="COUNT")).values("listed")
     rows = list(queryset.annotate(listed_total=Subquery(total))[offset : offset + per_page])
-    return Page(rows=rows, page=page, per_page=per_page, total=rows[0].listed_total if rows else 0)
+    return Page(rows=rows, page=page, per_page=per_page, total=_field(rows[0], "listed_total") if rows else 0)
+
+
+def _field(row, name):
+    """A value of a page row: a model instance, or a dict from a `values()` queryset."""
+    return row[name] if isinstance(row, dict) else getattr(row, name)
 
 
 SNAPSHOT_SQL = "pg_current_snapshot()::text"
@@ -109,10 +115,18 @@ def page_links(base_url, filters, page):
 
 
 def list_response(key, records, page, links):
-    """The list envelope (`{key: [...], rest_url, next/previous, total, total_pages}`) and headers."""
-    body = {key: records, **{name: links[name] for name in ("rest_url", "next_rest_url", "previous_rest_url") if name in links}}
-    body["total"] = page.total
-    body["total_pages"] = page.total_pages
+    """The list envelope (`{key: [...], rest_url, next/previous, total, total_pages}`) and headers.
+
+    `records` are dicts, or JSON texts (the events list joins stored renderings): the envelope is
+    then written around them.
+    """
+    tail = {name: links[name] for name in ("rest_url", "next_rest_url", "previous_rest_url") if name in links}
+    tail["total"] = page.total
+    tail["total_pages"] = page.total_pages
+    if records and isinstance(records[0], str):
+        body = JSONText(f"{{{to_json(key)}:[{','.join(records)}],{to_json(tail)[1:]}")
+    else:
+        body = {key: records, **tail}
     response = Response(body)
     response["X-TEC-Total"] = str(page.total)
     response["X-TEC-TotalPages"] = str(page.total_pages)

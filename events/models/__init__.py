@@ -7,6 +7,7 @@ from .term import Term, Category, Tag, Taxonomy
 from .venue import Venue
 from .organizer import Organizer
 from .event import Event, EventOrganizer
+from .rendering import RenderedRecord
 
 __all__ = [
     "ApplicationPassword",
@@ -18,6 +19,7 @@ __all__ = [
     "PostIdentity",
     "PostKind",
     "PostStatus",
+    "RenderedRecord",
     "Tag",
     "Taxonomy",
     "Term",

@@ -4,6 +4,7 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from ..changes import AnnouncedUpdates
 from .identity import PostKind, SharedIdModel
 
 
@@ -24,6 +25,8 @@ class Attachment(SharedIdModel):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     date = models.DateTimeField(_("uploaded"), default=timezone.now)
+
+    objects = AnnouncedUpdates.as_manager()
 
     class Meta:
         verbose_name = _("image")

@@ -4,13 +4,15 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from ..changes import AnnouncedUpdates
 from .identity import SharedIdModel
 from .status import PostStatus
+
 
 TRASHED_SLUG_SUFFIX = "__trashed"
 
 
-class PostQuerySet(models.QuerySet):
+class PostQuerySet(AnnouncedUpdates):
     def not_trashed(self):
         return self.exclude(status=PostStatus.TRASH)
 

@@ -5,6 +5,8 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from ..changes import AnnouncedUpdates
+
 
 class Taxonomy(models.TextChoices):
     # The values are WordPress's taxonomy names; the API returns them in `taxonomy`.
@@ -12,7 +14,7 @@ class Taxonomy(models.TextChoices):
     TAG = "post_tag", _("Tag")
 
 
-class TermQuerySet(models.QuerySet):
+class TermQuerySet(AnnouncedUpdates):
     def categories(self):
         return self.filter(taxonomy=Taxonomy.CATEGORY)
 

@@ -3,12 +3,15 @@ import datetime as dt
 
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
+from django.core.exceptions import BadRequest
 from django.db.models import Prefetch
 from django.utils import timezone
 from modeltranslation.utils import build_localized_fieldname
 
-from ..api.filters.events import Bound, DateWindow, EventFilterSet, date_window, multiday_cutoff
-from ..api.serializers.event_params import default_end_date, default_start_date
+from ..api.errors import ApiError
+from ..api.filters.events import Bound, DateWindow, EventFilterSet, date_window, filter_values, multiday_cutoff
+from ..api.parsing import parse_query_string
+from ..api.serializers.event_params import EventListParams, default_end_date, default_start_date
 from ..api.pagination import fetch_page
 from ..conf import events_settings
 from ..models import Event, EventOrganizer, PostKind, PostStatus, Term
@@ -19,6 +22,9 @@ from ..text import normalize_lookup_slug
 ANONYMOUS = AnonymousUser()
 # A month grid shows at most this many events; a busier month links to the list instead.
 MONTH_LIMIT = 500
+# A calendar feed holds at most this many events (the earliest), far more than a real calendar
+# has over two years; the file says so when it was cut.
+FEED_LIMIT = 5000
 
 
 def listed_events():
@@ -85,6 +91,42 @@ def calendar_days(event):
     else:
         start, end = wall_clock(event.start_local), wall_clock(event.end_local)
     return (start - cutoff).date(), max(start - cutoff, end - cutoff).date()
+
+
+# --- calendar feeds -----------------------------------------------------------------------------
+
+
+class FeedParams(EventListParams):
+    """The events list's filters, as a feed takes them: every event they select, never a page of
+    them, and only what an anonymous reader sees (no `status`)."""
+
+    page = None
+    per_page = None
+    status = None
+
+
+def feed_filters(query_string, dated=True):
+    """FilterSet values of the API filters in a feed's query string; the date window only if `dated`
+    (month and day feeds have the window of their view). Invalid filters are a bad request."""
+    raw = parse_query_string(query_string)
+    try:
+        params = FeedParams.validate_request(raw, {"request": None})
+    except ApiError as error:
+        raise BadRequest(error.code) from error
+    return filter_values(params, date_window(params, sent=set(raw)) if dated else None)
+
+
+def feed_events(*selections):
+    """Listed events without a password that every selection (FilterSet values) keeps, in list order,
+    with what their entries read: at most FEED_LIMIT + 1, so the caller can tell the feed was cut."""
+    queryset = listed_events().filter(password="")
+    for selection in selections:
+        queryset = EventFilterSet(data=selection, queryset=queryset).qs
+    queryset = queryset.select_related("image", "venue").prefetch_related(
+        Prefetch("terms", queryset=Term.objects.order_by("name", "id")),
+        Prefetch("organizer_links", queryset=EventOrganizer.objects.select_related("organizer").order_by("position", "id")),
+    )
+    return list(queryset.order_by(*list_ordering())[: FEED_LIMIT + 1])
 
 
 # --- single records -----------------------------------------------------------------------------

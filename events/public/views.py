@@ -4,10 +4,12 @@ import datetime as dt
 import hashlib
 import json
 import re
+from dataclasses import dataclass, field
+from urllib.parse import unquote
 
 from django.conf import settings
 from django.core.exceptions import BadRequest
-from django.http import Http404, HttpResponseRedirect
+from django.http import Http404, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse, translate_url
 from django.utils import formats, timezone, translation
@@ -15,18 +17,18 @@ from django.utils.cache import get_conditional_response, patch_cache_control, pa
 from django.utils.crypto import constant_time_compare, salted_hmac
 from django.utils.dates import WEEKDAYS, WEEKDAYS_ABBR
 from django.utils.html import conditional_escape
-from django.utils.http import http_date
+from django.utils.http import content_disposition_header, http_date
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views import View
 
-from ..api.links import post_url, term_url
+from ..api.links import PUBLIC_PATHS, post_url, term_url
 from ..api.serializers.events import cost_fields
 from ..api.serializers.json_ld import event_json_ld, organizer_json_ld, venue_json_ld
 from ..api.serializers.terms import CategoryTree
 from ..models import Category, Event, Organizer, PostIdentity, PostKind, PostStatus, Tag, Taxonomy, Venue
 from ..text import autop, normalize_lookup_slug
-from . import display, queries
+from . import display, ical, queries, subscribe
 from .markup import clean_html
 from ..numbers import is_ascii_digits
 from .discovery import discover, rest_root
@@ -37,6 +39,7 @@ PASSWORD_COOKIE_SALT = "events.public.post_password"
 PASSWORD_COOKIE_AGE = 10 * 24 * 3600
 DAY_LIMIT = 4
 MONTH_PARAM = re.compile(r"^(\d{4})-(\d{2})$")
+DAY_PATH = re.compile(r"^(\d{4})-(\d{2})-(\d{2})$")
 JSON_SCRIPT_ESCAPES = {ord("<"): "\\u003C", ord(">"): "\\u003E", ord("&"): "\\u0026", 0x2028: "\\u2028", 0x2029: "\\u2029"}
 SCHEMA_CONTEXT = "http://schema.org"
 
@@ -133,10 +136,44 @@ class PublicPage(View):
             return bad_request(request)
 
     def get(self, request, *args, **kwargs):
+        if wants_calendar_file(request):
+            return self.calendar_file(**kwargs)
         context = self.load(**kwargs)
         if not isinstance(context, dict):
             return context
         return self.respond(context)
+
+    def calendar_file(self, **kwargs):
+        """The page's events as an iCalendar file (`?ical=1`); pages that list no events have none."""
+        raise Http404("This page has no calendar file")
+
+    def calendar_response(self, events, name, filename, last_modified=None):
+        """`events` as a .ics download with an ETag over its bytes; 304 when the client has them.
+
+        A file that never depends on cookies or credentials: only what anonymous readers see goes in.
+        """
+        request = self.request
+        limit = None
+        if len(events) > queries.FEED_LIMIT:
+            events, limit = events[: queries.FEED_LIMIT], queries.FEED_LIMIT
+        body = ical.calendar_file(events, request, calendar_name(name), limit)
+        etag = f'W/"{hashlib.sha256(body).hexdigest()[:32]}"'
+        timestamp = int(last_modified.timestamp()) if last_modified is not None else None
+        response = get_conditional_response(request, etag=etag, last_modified=timestamp)
+        if response is None:
+            response = HttpResponse(body, content_type=ical.MEDIA_TYPE)
+            response["Content-Disposition"] = content_disposition_header(True, filename)
+        response["ETag"] = etag
+        if timestamp is not None:
+            response["Last-Modified"] = http_date(timestamp)
+        patch_cache_control(response, no_cache=True)
+        if request.method == "HEAD":
+            response.content = b""
+        return response
+
+    def subscription(self, context):
+        """(path, heading) of the list whose upcoming events a subscription from this page follows, or None."""
+        return None
 
     def respond(self, context, status=200):
         request = self.request
@@ -147,6 +184,10 @@ class PublicPage(View):
             response = get_conditional_response(request, etag=etag, last_modified=int(last_modified.timestamp()))
         if response is None:
             languages = language_links(request)
+            subscription = self.subscription(context) if status == 200 and not context.get("locked") else None
+            if subscription is not None:
+                path, heading = subscription
+                context["subscribe"] = subscribe.subscribe_menu(request, path, calendar_name(heading))
             response = render(
                 request,
                 self.template_name,
@@ -193,15 +234,26 @@ class PublicPage(View):
 # --- lists --------------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class ListScope:
+    """What a list is of: its heading, the FilterSet values the page applies, and its file name."""
+
+    heading: str
+    filters: dict = field(default_factory=dict)
+    filename: str = "events.ics"
+    description: str = ""
+
+
 class EventList(PublicPage):
-    """A paged list of upcoming events; subclasses say which filters apply."""
+    """A paged list of upcoming events; subclasses say which by their `scope()`."""
 
     template_name = "events/public/list.html"
     dated = True
     heading = ""
 
-    def filters(self):
-        return {}
+    def scope(self, **kwargs):
+        """The list's ListScope; raises Http404, or returns a redirect to the list's address."""
+        return ListScope(heading=self.heading)
 
     def page_context(self, queryset):
         request = self.request
@@ -223,7 +275,29 @@ class EventList(PublicPage):
         return self.request.path if number == 1 else f"{self.request.path}?page={number}"
 
     def load(self, **kwargs):
-        return {"heading": self.heading, **self.page_context(queries.upcoming(**self.filters()))}
+        scope = self.scope(**kwargs)
+        if isinstance(scope, HttpResponse):
+            return scope
+        return {
+            "heading": scope.heading,
+            "description": scope.description,
+            **self.page_context(queries.upcoming(**scope.filters)),
+        }
+
+    def calendar_file(self, **kwargs):
+        """Every event of the list (not a page of it), narrowed by the API list filters of the query;
+        the query's dates replace the default window unless the list has its own (a day)."""
+        scope = self.scope(**kwargs)
+        if isinstance(scope, HttpResponse):
+            return scope
+        return self.scope_calendar_file(scope)
+
+    def scope_calendar_file(self, scope):
+        query = queries.feed_filters(self.request.META.get("QUERY_STRING", ""), dated="window" not in scope.filters)
+        return self.calendar_response(queries.feed_events(scope.filters, query), scope.heading, scope.filename)
+
+    def subscription(self, context):
+        return self.request.path, context["heading"]
 
 
 class UpcomingEvents(EventList):
@@ -256,50 +330,79 @@ class FeaturedEvents(EventList):
     api_path = "/events/?featured=1"
     nav_current = "featured"
 
-    @property
-    def heading(self):
-        return _("Featured events")
-
-    def filters(self):
-        return {"featured": True}
+    def scope(self, **kwargs):
+        return ListScope(heading=_("Featured events"), filters={"featured": True}, filename="featured-events.ics")
 
 
 class CategoryArchive(EventList):
     """`/events/category/{ancestors/}{slug}/`: events of one category, as `?categories={slug}` lists them."""
 
-    def load(self, path):
+    def scope(self, path):
         segments = [normalize_lookup_slug(segment) for segment in path.split("/")]
         category = Category.objects.filter(slug=segments[-1]).first() if segments[-1] else None
         if category is None:
             raise Http404("No such category")
         ancestors = CategoryTree().ancestors(category)
         if [ancestor.slug for ancestor in ancestors] != segments[:-1]:
-            # The parent changed or a shortened path was used: one address per category.
-            return HttpResponseRedirect(term_url(self.request, category, ancestors), status=301)
+            # The parent changed or a shortened path was used: one address per category (the query,
+            # `?ical=1` or a page, goes along).
+            query = self.request.META.get("QUERY_STRING", "")
+            target = term_url(self.request, category, ancestors)
+            return HttpResponseRedirect(f"{target}?{query}" if query else target, status=301)
         self.api_path = f"/events/?categories={category.slug}"
         self.tokens.append(("term", category.pk, category.slug, str(category.name)))
-        return {
-            "heading": html_message(_("Events in %(category)s"), category=category.name),
-            "description": clean_html(autop(category.description or "")),
-            **self.page_context(queries.upcoming(categories=[category.pk])),
-        }
+        return ListScope(
+            heading=html_message(_("Events in %(category)s"), category=category.name),
+            filters={"categories": [category.pk]},
+            filename=f"events-category-{unquote(category.slug)}.ics",
+            description=clean_html(autop(category.description or "")),
+        )
 
 
 class TagArchive(EventList):
     """`/tag/{slug}/`: events with one tag, as `?tags={slug}` lists them."""
 
-    def load(self, slug):
+    def scope(self, slug):
         wanted = normalize_lookup_slug(slug)
         tag = Tag.objects.filter(slug=wanted).first() if wanted else None
         if tag is None:
             raise Http404("No such tag")
         self.api_path = f"/events/?tags={tag.slug}"
         self.tokens.append(("term", tag.pk, tag.slug, str(tag.name)))
-        return {
-            "heading": html_message(_("Events tagged %(tag)s"), tag=tag.name),
-            "description": clean_html(autop(tag.description or "")),
-            **self.page_context(queries.upcoming(tags=[tag.pk])),
-        }
+        return ListScope(
+            heading=html_message(_("Events tagged %(tag)s"), tag=tag.name),
+            filters={"tags": [tag.pk]},
+            filename=f"events-tag-{unquote(tag.slug)}.ics",
+            description=clean_html(autop(tag.description or "")),
+        )
+
+
+class DayList(EventList):
+    """`/events/{YYYY-MM-DD}/`, the plugin's day view: the events of one calendar day, as a list."""
+
+    dated = False
+
+    def day(self, day):
+        match = DAY_PATH.match(day)
+        try:
+            chosen = dt.date(*(int(part) for part in match.groups()))
+        except ValueError as error:
+            raise BadRequest("not a date") from error
+        # Years 1 and 9999 would push the day's window outside what dates can hold.
+        if not 2 <= chosen.year <= 9998:
+            raise BadRequest("year out of range")
+        return chosen
+
+    def scope(self, day):
+        chosen = self.day(day)
+        return ListScope(
+            heading=formats.date_format(chosen, "DATE_FORMAT"),
+            filters={"window": queries.day_window(chosen, chosen)},
+            filename=f"events-{chosen.isoformat()}.ics",
+        )
+
+    def subscription(self, context):
+        return reverse("events_public:events"), _("Upcoming events")
 
 
 # --- the month grid -----------------------------------------------------------------------------
@@ -328,6 +431,18 @@ class MonthGrid(PublicPage):
             raise BadRequest("month must be YYYY-MM")
         return dt.date(int(match.group(1)), int(match.group(2)), 1)
 
+    def calendar_file(self, **kwargs):
+        """The month's own days (not the grid's padding weeks), narrowed by the query's API list filters."""
+        first = self.requested_month()
+        last = first.replace(day=calendar.monthrange(first.year, first.month)[1])
+        query = queries.feed_filters(self.request.META.get("QUERY_STRING", ""), dated=False)
+        events = queries.feed_events({"window": queries.day_window(first, last)}, query)
+        heading = formats.date_format(first, "YEAR_MONTH_FORMAT")
+        return self.calendar_response(events, heading, f"events-{first:%Y-%m}.ics")
+
+    def subscription(self, context):
+        return reverse("events_public:events"), _("Upcoming events")
+
     def load(self, **kwargs):
         first = self.requested_month()
         last = first.replace(day=calendar.monthrange(first.year, first.month)[1])
@@ -354,6 +469,7 @@ class MonthGrid(PublicPage):
                 listed = days.get(day, [])
                 week.append({
                     "date": day,
+                    "url": reverse("events_public:day", kwargs={"day": day.isoformat()}),
                     "in_month": day.month == first.month,
                     "today": day == today,
                     "events": [self.grid_card(event, continued) for event, continued in listed[:DAY_LIMIT]],
@@ -458,6 +574,13 @@ class EventPage(PasswordGate, PublicPage):
     def api_path_for(self, event):
         return f"/events/{event.pk}"
 
+    def calendar_file(self, slug):
+        """The event alone; a password-protected one has no file, whatever password cookie comes along."""
+        event = self.find(slug)
+        if event.password:
+            raise Http404("No such event")
+        return self.calendar_response([event], ical.title_text(event), f"{unquote(event.slug)}.ics", ical.last_changed(event))
+
     def load(self, slug):
         request = self.request
         event = self.find(slug)
@@ -484,11 +607,22 @@ class EventPage(PasswordGate, PublicPage):
             "organizers": [display.organizer_card(organizer, request, bool(organizer.password)) for organizer in organizers],
             "categories": display.term_links([t for t in terms if t.taxonomy == Taxonomy.CATEGORY], request, tree),
             "tags": display.term_links([t for t in terms if t.taxonomy == Taxonomy.TAG], request, tree),
+            "google_calendar_url": subscribe.google_calendar_link(event, request),
+            "ical_url": f"{post_url(request, event)}ical/",
         }
         # The API leaves json_ld out of password-protected events, even for readers who unlocked them.
         if not event.password:
             context["json_ld"] = json_ld_text(event_json_ld(event, request))
         return context
+
+
+class EventCalendarFile(EventPage):
+    """`/event/{slug}/ical/`: the event's iCalendar file, as its page answers `?ical=1`."""
+
+    http_method_names = ["get", "head"]
+
+    def get(self, request, *args, **kwargs):
+        return self.calendar_file(**kwargs)
 
 
 class LinkedRecordPage(PasswordGate, EventList):
@@ -507,6 +641,22 @@ class LinkedRecordPage(PasswordGate, EventList):
 
     def record_context(self, record):
         raise NotImplementedError
+
+    def events_filter(self, record):
+        """The FilterSet values selecting the record's events."""
+        raise NotImplementedError
+
+    def calendar_file(self, slug):
+        record = self.find(slug)
+        if record.password:
+            raise Http404("No such page")
+        self.api_path = self.api_path_for(record)
+        scope = ListScope(
+            heading=display.title_html(record),
+            filters=self.events_filter(record),
+            filename=f"{PUBLIC_PATHS[record.KIND]}-{unquote(record.slug)}.ics",
+        )
+        return self.scope_calendar_file(scope)
 
     def load(self, slug):
         record = self.find(slug)
@@ -537,8 +687,11 @@ class VenuePage(LinkedRecordPage):
     def json_ld(self, venue):
         return venue_json_ld(venue, self.request)
 
+    def events_filter(self, venue):
+        return {"venue": [venue.pk]}
+
     def record_context(self, venue):
-        return {"venue": display.venue_card(venue, self.request), **self.page_context(queries.upcoming(venue=[venue.pk]))}
+        return {"venue": display.venue_card(venue, self.request), **self.page_context(queries.upcoming(**self.events_filter(venue)))}
 
 
 class OrganizerPage(LinkedRecordPage):
@@ -548,11 +701,27 @@ class OrganizerPage(LinkedRecordPage):
     def json_ld(self, organizer):
         return organizer_json_ld(organizer, self.request)
 
+    def events_filter(self, organizer):
+        return {"organizer": [organizer.pk]}
+
     def record_context(self, organizer):
         return {
             "organizer": display.organizer_card(organizer, self.request),
-            **self.page_context(queries.upcoming(organizer=[organizer.pk])),
+            **self.page_context(queries.upcoming(**self.events_filter(organizer))),
         }
+
+
+# --- calendar files -----------------------------------------------------------------------------
+
+
+def wants_calendar_file(request):
+    """`?ical=1`, read as the plugin reads it: any value but an empty one or 0."""
+    return request.GET.get("ical", "") not in ("", "0")
+
+
+def calendar_name(heading):
+    """What a calendar client calls a subscription: the view's heading and the site, as the page title reads."""
+    return f"{ical.plain_text(str(heading))} · {_('Events calendar')}"
 
 
 # --- errors -------------------------------------------------------------------------------------

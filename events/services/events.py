@@ -13,6 +13,7 @@ from modeltranslation.utils import build_localized_fieldname
 
 from .. import dates, roles
 from ..api import errors
+from .. import changes
 from ..cost import CostInput
 from ..models import Event, EventOrganizer, Organizer, PostKind, PostStatus, Taxonomy, Venue
 from ..text import sanitize_title
@@ -60,6 +61,7 @@ def trash_event(event):
         with transaction.atomic():
             event.move_to_trash()
             event.save()
+            changes.finished()
     except DatabaseError as error:
         raise could_not_delete_event() from error
     return event
@@ -82,6 +84,9 @@ def duplicate_event(event, user):
             EventOrganizer(event=copy, organizer_id=organizer_id, position=position)
             for position, organizer_id in enumerate(organizer_ids)
         )
+        # Bulk link writes send no model signal.
+        changes.changed(Event, [copy.pk])
+        changes.finished()
     return copy
 
 
@@ -96,6 +101,7 @@ def _save(event, user, fields, creating):
     try:
         with transaction.atomic():
             _write(event, user, fields, creating, imported)
+            changes.finished()
     except BaseException:
         # Files of an image imported by a write that did not happen would be orphans.
         for attachment in imported:
@@ -346,6 +352,7 @@ def _link_organizers(event, organizers, creating):
     EventOrganizer.objects.bulk_create(
         EventOrganizer(event=event, organizer=organizer, position=position) for position, organizer in enumerate(organizers)
     )
+    changes.changed(Event, [event.pk])
 
 
 def _link_terms(event, terms, taxonomy, creating):
@@ -359,3 +366,4 @@ def _link_terms(event, terms, taxonomy, creating):
     links.bulk_create(links.model(event_id=event.pk, term_id=term.pk) for term in terms)
     # Bulk link writes send no m2m signal: the counts of both the old and the new terms move here.
     recount_terms([*unlinked, *(term.pk for term in terms)])
+    changes.changed(Event, [event.pk])

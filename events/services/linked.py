@@ -11,6 +11,7 @@ from modeltranslation.utils import build_localized_fieldname
 
 from .. import dates, roles
 from ..api import errors
+from .. import changes
 from ..conf import events_settings
 from ..kses import filter_post_html
 from ..models import Event, EventOrganizer, Organizer, PostKind, PostStatus, Venue
@@ -98,6 +99,7 @@ def _save(spec, fields, user, instance, imported):
     try:
         with transaction.atomic():
             record = _write(spec, fields, user, instance, imported_here)
+            changes.finished()
     except BaseException as error:
         # Files of an image imported by a write that did not happen would be orphans.
         for attachment in imported_here:
@@ -296,6 +298,7 @@ def _trash(spec, record):
             record.move_to_trash()
             record.save()
             _unlink(spec, record)
+            changes.finished()
     except DatabaseError as error:
         raise _error(spec.could_not_delete, 500) from error
     return record

@@ -12,6 +12,7 @@ from modeltranslation.settings import AVAILABLE_LANGUAGES
 from modeltranslation.utils import build_localized_fieldname
 
 from ..api import errors
+from .. import changes
 from ..api.parsing import split_list
 from ..models import Event, PostStatus, Taxonomy, Term
 from ..numbers import is_ascii_digits
@@ -118,6 +119,7 @@ def create_term(taxonomy, *, name, description=None, slug=None, parent=None):
         _write_text(term, "description", description or "", creating=True)
         assign_term_slug(term, requested or None)
         term.save()
+        changes.finished()
     return term
 
 
@@ -158,6 +160,7 @@ def update_term(term, *, name=UNCHANGED, description=UNCHANGED, slug=UNCHANGED, 
             else:
                 term.slug = requested
         term.save()
+        changes.finished()
     return term
 
 
@@ -167,6 +170,7 @@ def delete_term(term):
         Term.objects.filter(parent_id=term.pk).update(parent_id=term.parent_id)
         term.events.clear()
         deleted, _rows = Term.objects.filter(pk=term.pk).delete()
+        changes.finished()
     if not deleted:
         raise cannot_delete()
 

@@ -9,6 +9,7 @@ from django.db.models import F, FloatField, Q, Value
 from django.db.models.functions import ASin, Cos, Least, Power, Radians, Sin, Sqrt
 from django.utils import timezone
 
+from .base import ValidatedFilterSet
 from ... import dates
 from ...conf import events_settings
 from ...models import Event, EventOrganizer
@@ -215,10 +216,30 @@ def distance_km(lat, lng):
     return Value(2 * EARTH_RADIUS_KM) * ASin(Sqrt(Least(inner, Value(1.0), output_field=FloatField())))
 
 
+# --- from list parameters to FilterSet data -----------------------------------------------------
+
+# List parameters the FilterSet takes as validated.
+LISTED_FILTERS = ("search", "venue", "organizer", "featured", "geoloc", "include", "post_parent")
+
+
+def filter_values(params, window):
+    """The FilterSet's data from validated events list parameters (the API list's and the public feeds')."""
+    values = {"window": window} if window is not None else {}
+    for name in LISTED_FILTERS:
+        if name in params:
+            values[name] = params[name]
+    for name in ("categories", "tags"):
+        if name in params and params[name].ids:
+            values[name] = params[name].ids
+    if "geoloc_lat" in params:
+        values["near"] = (params["geoloc_lat"], params["geoloc_lng"])
+    return values
+
+
 # --- the FilterSet ------------------------------------------------------------------------------
 
 
-class EventFilterSet(django_filters.FilterSet):
+class EventFilterSet(ValidatedFilterSet):
     """Filters of `GET /events`; `data` holds already-validated parameter values."""
 
     window = django_filters.Filter(method="filter_window")

@@ -6,6 +6,7 @@ from django.db.models import F, Q, TextField, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
+from .base import ValidatedFilterSet
 from ...models import PostStatus
 from ...services.terms import localized_text
 
@@ -20,7 +21,7 @@ def search_fragments(text):
     return SEARCH_FRAGMENT.findall(text)
 
 
-class LinkedFilterSet(django_filters.FilterSet):
+class LinkedFilterSet(ValidatedFilterSet):
     """`data` holds already-validated parameter values; the filters combine with AND.
 
     Subclasses name the plain columns searched and how records link to events.

@@ -3,6 +3,7 @@ import django_filters
 from django.db.models import Case, IntegerField, Q, Value, When
 from django.db.models.functions import Coalesce, Lower
 
+from .base import ValidatedFilterSet
 from ...models import Event, Term
 from ...services.terms import localized_text
 
@@ -19,7 +20,7 @@ ORDER_FIELDS = {
 }
 
 
-class TermFilterSet(django_filters.FilterSet):
+class TermFilterSet(ValidatedFilterSet):
     """`data` holds already-validated parameter values; different filters combine with AND."""
 
     search = django_filters.Filter(method="filter_search")

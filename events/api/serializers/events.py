@@ -84,6 +84,26 @@ def embedded_terms(event, request):
     return categories, tags
 
 
+def term_references(event):
+    """(categories, tags) of a prefetched event as references to stored terms (api/rendering.py)."""
+    from ..rendering import TERM, reference
+
+    terms = sorted(event.terms.all(), key=lambda term: term.pk)
+    categories = [reference(TERM, term.pk) for term in terms if term.taxonomy == Taxonomy.CATEGORY]
+    tags = [reference(TERM, term.pk) for term in terms if term.taxonomy == Taxonomy.TAG]
+    return categories, tags
+
+
+def linked_references(event):
+    """(image, venue, organizers) of an event as references to stored records (api/rendering.py)."""
+    from ..rendering import IMAGE, ORGANIZER, VENUE, reference
+
+    image = reference(IMAGE, event.image_id) if event.image_id is not None else False
+    venue = reference(VENUE, event.venue_id) if event.venue_id is not None else []
+    organizers = [reference(ORGANIZER, link.organizer_id) for link in event.organizer_links.all()]
+    return image, venue, organizers
+
+
 def embedded_venue(event, context):
     if event.venue_id is None or event.venue is None:
         return []
@@ -98,7 +118,8 @@ class EventRecordSerializer(serializers.BaseSerializer):
     """An Event as the API shows it; expects the relations the events viewset prefetches.
 
     Context: `request`; `json_ld` (single reads: add `json_ld` here and in the embedded venue and
-    organizers); `blank_protected` (lists: blank password-protected events, events.md §1.6).
+    organizers); `blank_protected` (lists: blank password-protected events, events.md §1.6);
+    `references` (the stored rendering: linked records and terms as references, joined at read time).
     """
 
     def to_representation(self, event):
@@ -111,7 +132,13 @@ class EventRecordSerializer(serializers.BaseSerializer):
         start, end = wall_clock(event.start_local), wall_clock(event.end_local)
         start_utc, end_utc = event.start_utc.astimezone(dt.UTC), event.end_utc.astimezone(dt.UTC)
         cost, cost_details = cost_fields(event)
-        categories, tags = embedded_terms(event, request)
+        if self.context.get("references"):
+            categories, tags = term_references(event)
+            image, venue, organizers = linked_references(event)
+        else:
+            categories, tags = embedded_terms(event, request)
+            image = image_record(event.image, request) if event.image_id is not None else False
+            venue, organizers = embedded_venue(event, linked_context), embedded_organizers(event, linked_context)
         record = {
             "id": event.pk,
             "global_id": gid,
@@ -128,7 +155,7 @@ class EventRecordSerializer(serializers.BaseSerializer):
             "description": autop(event.description or ""),
             "excerpt": autop(event.excerpt or ""),
             "slug": event.slug,
-            "image": image_record(event.image, request) if event.image_id is not None else False,
+            "image": image,
             "all_day": event.all_day,
             "start_date": format_wp(start),
             "start_date_details": date_details(start),
@@ -151,8 +178,8 @@ class EventRecordSerializer(serializers.BaseSerializer):
             "featured": event.featured,
             "categories": categories,
             "tags": tags,
-            "venue": embedded_venue(event, linked_context),
-            "organizer": embedded_organizers(event, linked_context),
+            "venue": venue,
+            "organizer": organizers,
             "custom_fields": [],
         }
         if single and not event.password:

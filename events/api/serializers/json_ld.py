@@ -90,8 +90,11 @@ def _iso(instant, zone):
     return instant.astimezone(zone).isoformat(timespec="seconds")
 
 
-def event_json_ld(event, request):
-    """The `json_ld` of a single event read; expects the venue and organizer links prefetched."""
+def event_json_ld(event, request, linked=True):
+    """The `json_ld` of a single event read; expects the venue and organizer links prefetched.
+
+    Without `linked`, the event's own part (no `location`, no `organizer`): what the store keeps.
+    """
     zone = zone_for(event.timezone_name)
     url = post_url(request, event)
     data = {
@@ -102,9 +105,9 @@ def event_json_ld(event, request):
     }
     _with_image(data, event.image, request)
     data.update(url=url, startDate=_iso(event.start_utc, zone), endDate=_iso(event.end_utc, zone))
-    if event.venue_id is not None and event.venue is not None:
+    if linked and event.venue_id is not None and event.venue is not None:
         data["location"] = venue_json_ld(event.venue, request)
-    links = list(event.organizer_links.all())
+    links = list(event.organizer_links.all()) if linked else []
     if links:
         data["organizer"] = organizer_json_ld(links[0].organizer, request)
     price = _price(event)

@@ -1,5 +1,8 @@
 """The events routes: the list and single reads here, the writes mixed in from event_writes."""
+import json
+
 from django.db.models import Prefetch
+from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 from rest_framework.response import Response
 
@@ -7,17 +10,19 @@ from ... import roles
 from ...conf import events_settings
 from ...models import Event, EventOrganizer, PostKind, PostStatus
 from ...services import visibility
-from .. import errors
-from ..filters.events import EventFilterSet, date_window
+from .. import errors, rendering
+from ..filters.events import EventFilterSet, date_window, filter_values
 from ..links import namespace_url
 from ..pagination import effective_per_page, fetch_page, list_response, page_links
+from ..renderers import to_json
+from ..params import MAX_RECORD_ID
 from ..serializers.event_params import (
     EventListParams,
     EventReadParams,
     EventSlugReadParams,
     find_event,
 )
-from ..serializers.events import EventRecordSerializer, is_protected
+from ..serializers.events import EventRecordSerializer, blank_protected, is_protected
 from .base import WPViewSet
 from .event_writes import EventWriteActions
 
@@ -66,11 +71,14 @@ class EventViewSet(EventWriteActions, WPViewSet):
             ),
         )
         if self.action == "list":
-            user = self.request.user
-            statuses = visibility.listed_statuses(user, self.kind, self.params.get("status"))
-            # Hidden events are readable singly but never listed, whatever the role (events.md §2.2).
-            queryset = queryset.filter(visibility.listable(user, self.kind, statuses)).exclude(hide_from_listings=True)
+            queryset = self.listed(queryset)
         return queryset
+
+    def listed(self, queryset):
+        user = self.request.user
+        statuses = visibility.listed_statuses(user, self.kind, self.params.get("status"))
+        # Hidden events are readable singly but never listed, whatever the role (events.md §2.2).
+        return queryset.filter(visibility.listable(user, self.kind, statuses)).exclude(hide_from_listings=True)
 
     # --- list -----------------------------------------------------------------------------------
 
@@ -78,15 +86,41 @@ class EventViewSet(EventWriteActions, WPViewSet):
         params = self.params
         page_number, per_page = params["page"], effective_per_page(params["per_page"])
         window = date_window(params, self.sent)
-        filterset = EventFilterSet(data=self.filter_values(window), queryset=self.get_queryset())
-        queryset = filterset.qs.order_by(*self.ordering())
+        filterset = EventFilterSet(data=filter_values(self.params, window), queryset=self.listed(Event.objects.all()))
+        # The page is read as IDs: the records come from the rendering store (api/rendering.py).
+        queryset = filterset.qs.order_by(*self.ordering()).values(*rendering.EventFacts.__slots__)
         page = fetch_page(queryset, page_number, per_page)
         if page_number > 1 and not page.rows:
             raise archive_page_not_found()
-        context = {"request": request, "blank_protected": True}
-        records = [EventRecordSerializer(event, context=context).data for event in page.rows]
+        records = self.page_records(page.rows)
         links = page_links(namespace_url(request, "/events/"), self.echoed_filters(window, per_page), page)
         return list_response("events", records, page, links)
+
+    def page_records(self, rows):
+        """The JSON texts of a page's records: stored renderings joined; those not stored yet are built
+        (and stored). Texts, not dicts: parsing and writing them again would cost more than the join."""
+        request = self.request
+        assembler = rendering.Assembler(request, translation.get_language())
+        page_ids = [row["pk"] for row in rows]
+        assembler.fetch([(rendering.EVENT, pk) for pk in page_ids])
+        assembler.fetch({key for pk in page_ids for key in assembler.references_of(pk)})
+        records = {}
+        for row in rows:
+            try:
+                text = assembler.event_text(row["pk"])
+            except rendering.Unresolved:
+                continue
+            # events.md §1.6: what a password-protected event shows depends on the request.
+            if is_protected(rendering.EventFacts.of(row), request):
+                text = to_json(blank_protected(json.loads(text)))
+            records[row["pk"]] = text
+        built = [pk for pk in page_ids if pk not in records]
+        if built:
+            context = {"request": request, "blank_protected": True}
+            for event in self.get_queryset().filter(pk__in=built):
+                records[event.pk] = to_json(EventRecordSerializer(event, context=context).data)
+            assembler.keep_missing()
+        return [records[pk] for pk in page_ids]
 
     def ordering(self):
         if self.params.get("include"):
@@ -94,19 +128,6 @@ class EventViewSet(EventWriteActions, WPViewSet):
         if events_settings.TIMEZONE_MODE == "site":
             return ("start_utc", "id")
         return ("start_local", "id")
-
-    def filter_values(self, window):
-        params = self.params
-        values = {"window": window}
-        for name in ("search", "venue", "organizer", "featured", "geoloc", "include", "post_parent"):
-            if name in params:
-                values[name] = params[name]
-        for name in ("categories", "tags"):
-            if name in params and params[name].ids:
-                values[name] = params[name].ids
-        if "geoloc_lat" in params:
-            values["near"] = (params["geoloc_lat"], params["geoloc_lng"])
-        return values
 
     def echoed_filters(self, window, per_page):
         """The applied filters in the order the plugin writes them into the list links (events.md §2.7).
@@ -148,13 +169,32 @@ class EventViewSet(EventWriteActions, WPViewSet):
     # --- single reads ---------------------------------------------------------------------------
 
     def retrieve(self, request, *args, **kwargs):
-        return self.single_read(find_event(self.get_queryset(), self.params["id"]))
+        return self.stored_single_read(self.params["id"])
 
     def retrieve_by_slug(self, request, *args, **kwargs):
-        match = self.params["slug"]
-        return self.single_read(find_event(self.get_queryset(), match.event_id))
+        return self.stored_single_read(self.params["slug"].event_id)
+
+    def stored_single_read(self, record_id):
+        """The single read from the rendering store; built from the models when a rendering is missing."""
+        request = self.request
+        assembler = rendering.Assembler(request, translation.get_language())
+        event = assembler.event_facts(record_id) if 0 < record_id <= MAX_RECORD_ID else None
+        if event is None:
+            return self.single_read(find_event(self.get_queryset(), record_id))
+        self.check_single_read(event)
+        try:
+            record = assembler.single_event(record_id, request.user, protected=bool(event.password))
+        except rendering.Unresolved:
+            assembler.keep_missing()
+            return self.single_read(find_event(self.get_queryset(), record_id))
+        return Response(record)
 
     def single_read(self, event):
+        request = self.request
+        self.check_single_read(event)
+        return Response(EventRecordSerializer(event, context={"request": request, "json_ld": True}).data)
+
+    def check_single_read(self, event):
         """events.md §3, steps 3-6: trash, then read rights, then the password."""
         request = self.request
         if event.status == PostStatus.TRASH:
@@ -163,4 +203,3 @@ class EventViewSet(EventWriteActions, WPViewSet):
             raise event_not_accessible(event.pk)
         if is_protected(event, request):
             raise event_password_protected(event.pk)
-        return Response(EventRecordSerializer(event, context={"request": request, "json_ld": True}).data)

@@ -14,6 +14,7 @@ from events.api import read_cache
 from events.cost import parse_cost_input
 from events.models import Attachment, Category, Event, EventOrganizer, Organizer, PostStatus, Tag, Venue
 from events.roles import ADMINISTRATOR
+from events import changes
 from events.services.images import generate_sizes
 from events.services.schedule import set_event_times
 from events.services.slugs import assign_post_slug, assign_term_slug
@@ -457,8 +458,10 @@ class Command(BaseCommand):
             term_links += [Event.terms.through(event=event, term=terms[key]) for key in spec["categories"] + spec["tags"]]
         EventOrganizer.objects.bulk_create(organizer_links)
         Event.terms.through.objects.bulk_create(term_links)
-        # Bulk link writes send no signal: recount and drop cached reads here.
+        # Bulk link writes send no signal: recount, render the linked events again, drop cached reads.
         recount_all_terms()
+        changes.changed(Event, [event.pk for event in events.values()])
+        changes.finished()
         read_cache.invalidate()
         return {"events": len(events), "venues": len(venues), "organizers": len(organizers),
                 "categories": len(CATEGORIES), "tags": len(TAGS)}

@@ -1,0 +1,674 @@
+"""Records rendered when they change, not when they are read (the `RenderedRecord` store).
+
+A record's JSON depends on the record and the language, almost never on the request. So each event,
+venue, organizer, image and term is rendered by its serializer once per language and stored:
+
+- what depends on the request is left as markers and spliced in at read time: the site home with
+  its language prefix, the REST root, the host of global IDs and the origin of image URLs;
+- an event embeds its venue, organizers, terms and image by reference ("\\x00venue:12"), joined at
+  read time, so a venue edit re-renders one venue, not every event that shows it. Venues and
+  organizers carry their image inline: images are edited far less often than they are shown;
+- single reads add schema.org JSON-LD, stored beside each record as its own fragment ("*_ld").
+
+Writes keep the store true. Every save, delete and link change of a record marks it stale: its rows
+are deleted in the writer's transaction at once, and it is rendered again (all languages) either
+by `flush()` at the end of the service that wrote it, inside the same transaction, or right after
+the commit. A reader that finds no row builds the record the slow way, answers, and stores what it
+built only if no row exists by then (insert-or-nothing): a writer's rows always win, so a reader
+that read before a commit can never leave a stale row behind a writer that rendered after it.
+
+A row is read only under the current `epoch`, a digest of the settings that shape records (time
+zone, currency defaults, namespace, media URL, languages) and of FORMAT_VERSION: change one, or
+the code of a serializer, and every stored row is ignored until `manage.py events_render` rebuilds.
+"""
+import hashlib
+import json
+import re
+import threading
+from urllib.parse import urlsplit
+
+from django.conf import settings
+from django.contrib.auth.models import AnonymousUser
+from django.core.signals import setting_changed
+from django.db import DEFAULT_DB_ALIAS, connections, transaction
+from django.db.models import Prefetch, Q
+from django.db.models.signals import m2m_changed, post_delete, post_save, pre_delete
+from django.utils import translation
+from django.utils.encoding import iri_to_uri
+
+from ..conf import events_settings
+from .. import changes
+from .renderers import to_json
+from ..models import Attachment, Event, EventOrganizer, Organizer, PostKind, RenderedRecord, Term, Venue
+
+# Bump whenever a serializer's output changes, so rows of the old shape are never served.
+FORMAT_VERSION = "1"
+
+HOME = "\x01home\x01"
+GLOBAL_ID_HOST = "\x01gid\x01"
+ORIGIN = "\x01origin\x01"
+REFERENCE = "\x00"
+
+# The kinds of rows and what each holds.
+EVENT, EVENT_LD = "event", "event_ld"
+VENUE, VENUE_LD = "venue", "venue_ld"
+ORGANIZER, ORGANIZER_LD = "organizer", "organizer_ld"
+IMAGE, TERM = "image", "term"
+ROW_KINDS = {EVENT: (EVENT, EVENT_LD), VENUE: (VENUE, VENUE_LD), ORGANIZER: (ORGANIZER, ORGANIZER_LD), IMAGE: (IMAGE,), TERM: (TERM,)}
+SOURCE_OF_ROW = {row: source for source, rows in ROW_KINDS.items() for row in rows}
+SOURCE_KINDS = {Event: EVENT, Venue: VENUE, Organizer: ORGANIZER, Attachment: IMAGE, Term: TERM}
+RECORD_KINDS = {EVENT: PostKind.EVENT, VENUE: PostKind.VENUE, ORGANIZER: PostKind.ORGANIZER}
+# Deletes and renders in slices, whatever a bulk change marks (SQLite caps the parameters of a statement).
+SLICE = 500
+
+
+class NotRenderable(Exception):
+    """A record whose output would depend on the request in a way markers cannot stand for."""
+
+
+def reference(kind, record_id):
+    return f"{REFERENCE}{kind}:{record_id}"
+
+
+# --- the epoch -------------------------------------------------------------------------------------
+
+_epoch = None
+
+
+def current_epoch():
+    global _epoch
+    if _epoch is None:
+        shaping = [
+            FORMAT_VERSION,
+            settings.TIME_ZONE,
+            settings.MEDIA_URL,
+            [code for code, _name in settings.LANGUAGES],
+            getattr(settings, "MODELTRANSLATION_FALLBACK_LANGUAGES", None),
+            events_settings.namespace,
+            events_settings.DEFAULT_CURRENCY_SYMBOL,
+            events_settings.DEFAULT_CURRENCY_CODE,
+            str(settings.STORAGES.get("default", {}).get("BACKEND", "")),
+        ]
+        _epoch = hashlib.sha256(repr(shaping).encode()).hexdigest()[:16]
+    return _epoch
+
+
+def _forget_epoch(**kwargs):
+    global _epoch
+    _epoch = None
+
+
+setting_changed.connect(_forget_epoch, dispatch_uid="events.rendering.epoch")
+
+
+def languages():
+    return [code for code, _name in settings.LANGUAGES]
+
+
+# --- rendering -------------------------------------------------------------------------------------
+
+
+class RenderingRequest:
+    """What the serializers read of a request, with markers where the real request's values go."""
+
+    user = AnonymousUser()
+    raw_params = {}
+
+    def __init__(self):
+        self.rest_root = f"{HOME}wp-json/"
+        # links.global_id() takes the host of global IDs from here when the REST root matches.
+        self._events_global_id_base = (self.rest_root, GLOBAL_ID_HOST)
+
+    def build_absolute_uri(self, location):
+        location = str(location)
+        parts = urlsplit(location)
+        if parts.scheme and parts.netloc:
+            return iri_to_uri(location)
+        if location.startswith("/") and not location.startswith("//") and "/./" not in location and "/../" not in location:
+            return ORIGIN + iri_to_uri(location)
+        raise NotRenderable(location)
+
+
+def _event_queryset():
+    return Event.objects.select_related("image").prefetch_related(
+        "terms", Prefetch("organizer_links", queryset=EventOrganizer.objects.order_by("position", "id"))
+    )
+
+
+def _linked_queryset(model):
+    return model.objects.select_related("image")
+
+
+def _render_rows(kind, records, language):
+    """{(row kind, record ID): (JSON text, sort name)} of these records in `language`."""
+    from .serializers.events import EventRecordSerializer
+    from .serializers.images import image_record
+    from .serializers.json_ld import event_json_ld, organizer_json_ld, venue_json_ld
+    from .serializers.organizers import OrganizerRecordSerializer
+    from .serializers.terms import embedded_term
+    from .serializers.venues import VenueRecordSerializer
+
+    request = RenderingRequest()
+    rows = {}
+    with translation.override(language):
+        for record in records:
+            try:
+                if kind == EVENT:
+                    rows[(EVENT, record.pk)] = EventRecordSerializer(record, context={"request": request, "references": True}).data, ""
+                    rows[(EVENT_LD, record.pk)] = event_json_ld(record, request, linked=False), ""
+                elif kind == VENUE:
+                    context = {"request": request, "json_ld": False, "embedded": True}
+                    rows[(VENUE, record.pk)] = VenueRecordSerializer(record, context=context).data, ""
+                    rows[(VENUE_LD, record.pk)] = venue_json_ld(record, request), ""
+                elif kind == ORGANIZER:
+                    context = {"request": request, "json_ld": False, "embedded": True}
+                    rows[(ORGANIZER, record.pk)] = OrganizerRecordSerializer(record, context=context).data, ""
+                    rows[(ORGANIZER_LD, record.pk)] = organizer_json_ld(record, request), ""
+                elif kind == IMAGE:
+                    rows[(IMAGE, record.pk)] = image_record(record, request), ""
+                elif kind == TERM:
+                    rows[(TERM, record.pk)] = embedded_term(record, request), record.name or ""
+            except NotRenderable:
+                continue
+    return {key: (to_json(data), sort_name) for key, (data, sort_name) in rows.items()}
+
+
+def _source_records(kind, ids, using, lock=False):
+    if kind == EVENT:
+        queryset = _event_queryset()
+    elif kind in (VENUE, ORGANIZER):
+        queryset = _linked_queryset(Venue if kind == VENUE else Organizer)
+    elif kind == IMAGE:
+        queryset = Attachment.objects.all()
+    else:
+        queryset = Term.objects.all()
+    queryset = queryset.using(using).filter(pk__in=ids).order_by("pk")
+    features = connections[using].features
+    if lock and features.has_select_for_update_of:
+        # Serialises this rendering with any writer of the same rows: it reads them after that
+        # writer commits, so a rendering made after a commit always shows that commit. NO KEY
+        # UPDATE, as writers take it, so that inserting links to these rows (KEY SHARE) still goes on.
+        queryset = queryset.select_for_update(of=("self",), no_key=features.has_select_for_no_key_update)
+    return list(queryset)
+
+
+def _model_rows(kind, ids, using, lock):
+    epoch = current_epoch()
+    made = []
+    for record_slice in _slices(sorted(ids)):
+        records = _source_records(kind, record_slice, using, lock)
+        for language in languages():
+            for (row_kind, record_id), (body, sort_name) in _render_rows(kind, records, language).items():
+                made.append(RenderedRecord(
+                    kind=row_kind, record_id=record_id, language=language, epoch=epoch, body=body, sort_name=sort_name[:200],
+                ))
+    return made
+
+
+def render(kind, ids, using=DEFAULT_DB_ALIAS):
+    """Store again what these records (all of them still existing) look like, in every language."""
+    ids = set(ids)
+    if not ids:
+        return
+    with transaction.atomic(using=using):
+        _delete_rows(kind, ids, using)
+        rows = _model_rows(kind, ids, using, lock=True)
+        RenderedRecord.objects.using(using).bulk_create(
+            rows, batch_size=SLICE, update_conflicts=True,
+            unique_fields=["kind", "record_id", "language"], update_fields=["epoch", "body", "sort_name"],
+        )
+
+
+def render_all(using=DEFAULT_DB_ALIAS, stdout=None):
+    """Rebuild the whole store (management command `events_render`, seeding)."""
+    RenderedRecord.objects.using(using).exclude(epoch=current_epoch()).delete()
+    for model, kind in SOURCE_KINDS.items():
+        ids = list(model.objects.using(using).order_by("pk").values_list("pk", flat=True))
+        for id_slice in _slices(ids, SLICE):
+            render(kind, id_slice, using)
+        if stdout is not None:
+            stdout.write(f"{kind}: {len(ids)}")
+
+
+def stale_rows(using=DEFAULT_DB_ALIAS):
+    """[(row kind, record ID, language)] of stored rows that differ from a fresh rendering: none,
+    as long as every write keeps the store true (tests and `events_render --check` ask)."""
+    stored = {
+        (kind, record_id, language): (body, sort_name)
+        for kind, record_id, language, body, sort_name in RenderedRecord.objects.using(using)
+        .filter(epoch=current_epoch())
+        .values_list("kind", "record_id", "language", "body", "sort_name")
+    }
+    by_source = {}
+    for kind, record_id, _language in stored:
+        by_source.setdefault(SOURCE_OF_ROW[kind], set()).add(record_id)
+    fresh = {}
+    for source, ids in by_source.items():
+        for row in _model_rows(source, ids, using, lock=False):
+            fresh[(row.kind, row.record_id, row.language)] = (row.body, row.sort_name)
+    return sorted(key for key, value in stored.items() if fresh.get(key) != value)
+
+
+def keep_if_absent(kind, ids, language, using=DEFAULT_DB_ALIAS):
+    """A reader's fill: render these records in one language and store rows that do not exist yet."""
+    rows = [row for row in _model_rows(kind, ids, using, lock=False) if row.language == language]
+    if rows:
+        # Rows of an older epoch are in the way (a writer's rows always have the current one).
+        for id_slice in _slices(sorted(ids)):
+            RenderedRecord.objects.using(using).filter(
+                kind__in=ROW_KINDS[kind], record_id__in=id_slice, language=language
+            ).exclude(epoch=current_epoch()).delete()
+        RenderedRecord.objects.using(using).bulk_create(rows, batch_size=SLICE, ignore_conflicts=True)
+
+
+def _delete_rows(kind, ids, using):
+    for id_slice in _slices(sorted(ids)):
+        RenderedRecord.objects.using(using).filter(kind__in=ROW_KINDS[kind], record_id__in=id_slice).delete()
+
+
+def _slices(items, size=SLICE):
+    items = list(items)
+    return [items[start : start + size] for start in range(0, len(items), size)]
+
+
+# --- marking stale ---------------------------------------------------------------------------------
+
+_pending = threading.local()
+
+
+def _pending_for(using):
+    if not hasattr(_pending, "kinds"):
+        _pending.kinds = {}
+    return _pending.kinds.setdefault(using, {})
+
+
+def mark_stale(kind, ids, using=DEFAULT_DB_ALIAS):
+    """Forget the stored renderings of these records now; render them again before or at the commit."""
+    ids = {record_id for record_id in ids if record_id is not None}
+    if not ids:
+        return
+    _delete_rows(kind, ids, using)
+    _pending_for(using).setdefault(kind, set()).update(ids)
+    # Once per mark, not once per transaction: a rolled-back transaction's callbacks are dropped,
+    # and flushing what is pending is a no-op when a service already did.
+    transaction.on_commit(lambda: flush(using), using=using)
+
+
+def flush(using=DEFAULT_DB_ALIAS):
+    """Render what this thread marked stale (the services call it last in their transaction)."""
+    pending = _pending_for(using)
+    while pending:
+        kind, ids = pending.popitem()
+        render(kind, ids, using)
+
+
+# --- receivers -------------------------------------------------------------------------------------
+
+
+def _saved(sender, instance, using, **kwargs):
+    kind = SOURCE_KINDS[_source_model(sender)]
+    mark_stale(kind, [instance.pk], using)
+    if kind == IMAGE:
+        # Venues and organizers carry their image inline.
+        for model in (Venue, Organizer):
+            mark_stale(SOURCE_KINDS[model], model.objects.using(using).filter(image_id=instance.pk).values_list("pk", flat=True), using)
+
+
+def _deleting(sender, instance, using, **kwargs):
+    """What refers to a record about to go: the deletion rewrites those references without signals."""
+    kind = SOURCE_KINDS[_source_model(sender)]
+    events = Event.objects.using(using)
+    if kind == VENUE:
+        mark_stale(EVENT, events.filter(venue_id=instance.pk).values_list("pk", flat=True), using)
+    elif kind == ORGANIZER:
+        mark_stale(EVENT, events.filter(organizer_links__organizer_id=instance.pk).values_list("pk", flat=True), using)
+    elif kind == TERM:
+        mark_stale(EVENT, events.filter(terms__pk=instance.pk).values_list("pk", flat=True), using)
+        mark_stale(TERM, Term.objects.using(using).filter(parent_id=instance.pk).values_list("pk", flat=True), using)
+    elif kind == IMAGE:
+        mark_stale(EVENT, events.filter(image_id=instance.pk).values_list("pk", flat=True), using)
+        _saved(sender, instance, using)
+
+
+def _deleted(sender, instance, using, **kwargs):
+    mark_stale(SOURCE_KINDS[_source_model(sender)], [instance.pk], using)
+
+
+def _organizer_link_changed(sender, instance, using, **kwargs):
+    mark_stale(EVENT, [instance.event_id], using)
+
+
+def _term_links_changed(sender, instance, action, reverse, pk_set, using, **kwargs):
+    if not action.startswith("post_"):
+        if action == "pre_clear" and reverse:
+            mark_stale(EVENT, instance.events.using(using).values_list("pk", flat=True), using)
+        return
+    if reverse:
+        mark_stale(EVENT, pk_set or (), using)
+    else:
+        mark_stale(EVENT, [instance.pk], using)
+
+
+def _author_deleting(sender, instance, using, **kwargs):
+    """Deleting a user sets `author` to none on their records, without signals."""
+    for model in (Event, Venue, Organizer):
+        mark_stale(SOURCE_KINDS[model], model.objects.using(using).filter(author_id=instance.pk).values_list("pk", flat=True), using)
+
+
+def _records_changed(sender, ids, using, **kwargs):
+    mark_stale(SOURCE_KINDS[_source_model(sender)], ids, using)
+
+
+def _writes_finished(sender, using, **kwargs):
+    flush(using)
+
+
+def _source_model(sender):
+    for model in SOURCE_KINDS:
+        if issubclass(sender, model):
+            return model
+    raise LookupError(sender)
+
+
+def connect_rendering():
+    """Keep the store true on every per-record write (from `ready`); bulk writes mark themselves."""
+    from django.contrib.auth import get_user_model
+
+    from ..models import Category, Tag
+
+    for model in (Event, Venue, Organizer, Attachment, Term, Category, Tag):
+        name = model.__name__
+        post_save.connect(_saved, sender=model, dispatch_uid=f"events.rendering.save.{name}")
+        pre_delete.connect(_deleting, sender=model, dispatch_uid=f"events.rendering.deleting.{name}")
+        post_delete.connect(_deleted, sender=model, dispatch_uid=f"events.rendering.delete.{name}")
+    post_save.connect(_organizer_link_changed, sender=EventOrganizer, dispatch_uid="events.rendering.organizer_link.save")
+    post_delete.connect(_organizer_link_changed, sender=EventOrganizer, dispatch_uid="events.rendering.organizer_link.delete")
+    m2m_changed.connect(_term_links_changed, sender=Event.terms.through, dispatch_uid="events.rendering.term_links")
+    pre_delete.connect(_author_deleting, sender=get_user_model(), dispatch_uid="events.rendering.author")
+    changes.records_changed.connect(_records_changed, dispatch_uid="events.rendering.changed")
+    changes.writes_finished.connect(_writes_finished, dispatch_uid="events.rendering.finished")
+
+
+# --- reading ---------------------------------------------------------------------------------------
+
+_REFERENCE_TEXT = re.compile(r'"\\u0000(\w+):(\d+)"')
+# A list of term references: its terms are joined in name order (the name of the language).
+_TERM_LIST_TEXT = re.compile(r'\[("\\u0000term:\d+"(?:,"\\u0000term:\d+")*)\]')
+
+
+class Splicer:
+    """Turns stored JSON text into this request's JSON: markers replaced by its URLs and host."""
+
+    def __init__(self, request):
+        from .links import _global_id_base, rest_root, site_url
+
+        http_request = getattr(request, "_request", request)
+        root = rest_root(request)
+        self.replacements = [
+            (_marker_text(f"{HOME}wp-json/"), _text(root)),
+            (_marker_text(HOME), _text(site_url(request))),
+            (_marker_text(GLOBAL_ID_HOST), _text(_global_id_base(request))),
+            (_marker_text(ORIGIN), _text(f"{http_request.scheme}://{http_request.get_host()}")),
+        ]
+
+    def text(self, body):
+        for marker, value in self.replacements:
+            if marker in body:
+                body = body.replace(marker, value)
+        return body
+
+    def load(self, body):
+        return json.loads(self.text(body))
+
+
+def _marker_text(marker):
+    return to_json(marker)[1:-1]
+
+
+def _text(value):
+    return to_json(value)[1:-1]
+
+
+def references_in(body):
+    """[(row kind, record ID)] an event's stored text refers to."""
+    return [(kind, int(record_id)) for kind, record_id in _REFERENCE_TEXT.findall(body)]
+
+
+def fetch_rows(keys, language):
+    """{(row kind, record ID): (body, sort name)} of the current epoch, in one query.
+
+    Plain SQL: this runs two or three times on every read, and the ORM would spend longer
+    compiling the statement than the database spends answering it.
+    """
+    by_kind = {}
+    for kind, record_id in keys:
+        by_kind.setdefault(kind, set()).add(int(record_id))
+    if not by_kind:
+        return {}
+    conditions, params = [], [language, current_epoch()]
+    for kind, ids in sorted(by_kind.items()):
+        conditions.append(f"(kind = %s AND record_id IN ({', '.join(['%s'] * len(ids))}))")
+        params.extend([kind, *sorted(ids)])
+    table = connections[DEFAULT_DB_ALIAS].ops.quote_name(RenderedRecord._meta.db_table)
+    sql = f"SELECT kind, record_id, body, sort_name FROM {table} WHERE language = %s AND epoch = %s AND ({' OR '.join(conditions)})"
+    with connections[DEFAULT_DB_ALIAS].cursor() as cursor:
+        cursor.execute(sql, params)
+        return {(kind, record_id): (body, sort_name) for kind, record_id, body, sort_name in cursor.fetchall()}
+
+
+class Unresolved(Exception):
+    """A stored event refers to a row that is not there (not rendered yet, or the record is gone)."""
+
+
+class Assembler:
+    """Builds event records from stored rows for one request and language."""
+
+    def __init__(self, request, language):
+        self.splicer = Splicer(request)
+        self.language = language
+        self.rows = {}
+        self.absent = set()
+        self._loaded = {}
+        self._texts = {}
+
+    def fetch(self, keys):
+        wanted = [key for key in keys if key not in self.rows and key not in self.absent]
+        if not wanted:
+            return
+        self.rows.update(fetch_rows(wanted, self.language))
+        self.absent.update(key for key in wanted if key not in self.rows)
+
+    def event_facts(self, event_id):
+        """The event's EventFacts (None when there is no such event) and its own rows, in one query."""
+        connection = connections[DEFAULT_DB_ALIAS]
+        events = connection.ops.quote_name(Event._meta.db_table)
+        rows = connection.ops.quote_name(RenderedRecord._meta.db_table)
+        sql = (
+            f"SELECT e.status, e.author_id, e.password, e.status_before_trash, r.kind, r.body, r.sort_name "
+            f"FROM {events} e LEFT JOIN {rows} r ON r.record_id = e.id AND r.kind IN (%s, %s) "
+            f"AND r.language = %s AND r.epoch = %s WHERE e.id = %s"
+        )
+        with connection.cursor() as cursor:
+            cursor.execute(sql, [EVENT, EVENT_LD, self.language, current_epoch(), event_id])
+            found = cursor.fetchall()
+        if not found:
+            return None
+        for *_facts, kind, body, sort_name in found:
+            if kind is not None:
+                self.rows[(kind, event_id)] = (body, sort_name)
+        self.absent.update(key for key in ((EVENT, event_id), (EVENT_LD, event_id)) if key not in self.rows)
+        status, author_id, password, status_before_trash = found[0][:4]
+        return EventFacts(event_id, status, author_id, password, status_before_trash)
+
+    def keep_missing(self, embedded_too=True):
+        """Store what this request looked for and did not find (rows that exist by then are kept),
+        and what the events stored here embed, so that the next read finds them all."""
+        absent, self.absent = self.absent, set()
+        by_source = {}
+        for kind, record_id in absent:
+            by_source.setdefault(SOURCE_OF_ROW[kind], set()).add(record_id)
+        for kind, ids in by_source.items():
+            keep_if_absent(kind, ids, self.language)
+        stored_events = [(EVENT, record_id) for record_id in by_source.get(EVENT, ())]
+        if stored_events and embedded_too:
+            self.fetch(stored_events)
+            self.fetch({key for _kind, record_id in stored_events for key in self.references_of(record_id)})
+            self.keep_missing(embedded_too=False)
+
+    def references_of(self, event_id):
+        row = self.rows.get((EVENT, event_id))
+        return references_in(row[0]) if row else []
+
+    def loaded(self, key):
+        if key not in self._loaded:
+            if key not in self.rows:
+                raise Unresolved(key)
+            self._loaded[key] = self.splicer.load(self.rows[key][0])
+        return self._loaded[key]
+
+    def event_text(self, event_id):
+        """The event's JSON text with its linked records and terms joined in, without parsing it."""
+        row = self.rows.get((EVENT, event_id))
+        if row is None:
+            raise Unresolved((EVENT, event_id))
+        text = _TERM_LIST_TEXT.sub(self._terms_text, self.splicer.text(row[0]))
+        return _REFERENCE_TEXT.sub(self._reference_text, text)
+
+    def _terms_text(self, match):
+        keys = [(kind, int(record_id)) for kind, record_id in _REFERENCE_TEXT.findall(match.group(0))]
+        for key in keys:
+            if key not in self.rows:
+                raise Unresolved(key)
+        keys.sort(key=lambda key: (self.rows[key][1], key[1]))
+        return f"[{','.join(self._fragment_text(key) for key in keys)}]"
+
+    def _reference_text(self, match):
+        return self._fragment_text((match.group(1), int(match.group(2))))
+
+    def _fragment_text(self, key):
+        if key not in self._texts:
+            if key not in self.rows:
+                raise Unresolved(key)
+            self._texts[key] = self.splicer.text(self.rows[key][0])
+        return self._texts[key]
+
+    def event(self, event_id):
+        record = self.splicer.load(self.rows[(EVENT, event_id)][0]) if (EVENT, event_id) in self.rows else None
+        if record is None:
+            raise Unresolved((EVENT, event_id))
+        if isinstance(record["image"], str):
+            record["image"] = self.loaded(_parse(record["image"]))
+        if isinstance(record["venue"], str):
+            record["venue"] = self.loaded(_parse(record["venue"]))
+        record["organizer"] = [self.loaded(_parse(item)) for item in record["organizer"]]
+        for name in ("categories", "tags"):
+            keys = [_parse(item) for item in record[name]]
+            terms = [self.loaded(key) for key in keys]
+            order = sorted(range(len(keys)), key=lambda index: (self.rows[keys[index]][1], keys[index][1]))
+            record[name] = [terms[index] for index in order]
+        return record
+
+    def single_event(self, event_id, user, protected):
+        """The single read: the record plus JSON-LD (events.md §1.5) for `user`; after event_facts()."""
+        from .. import roles
+
+        self.fetch([*self.references_of(event_id), *self.single_keys(event_id)])
+        record = self.event(event_id)
+        venue_ref = self._reference_of(event_id, VENUE)
+        organizer_refs = self._references_of(event_id, ORGANIZER)
+        if venue_ref is not None:
+            record["venue"] = self._with_json_ld(dict(record["venue"]), VENUE, venue_ref, "show_map", user, roles)
+        record["organizer"] = [
+            self._with_json_ld(dict(organizer), ORGANIZER, ref, "global_id", user, roles)
+            for organizer, ref in zip(record["organizer"], organizer_refs)
+        ]
+        if not protected:
+            linked = {}
+            if venue_ref is not None:
+                linked["location"] = self.loaded((VENUE_LD, venue_ref))
+            if organizer_refs:
+                linked["organizer"] = self.loaded((ORGANIZER_LD, organizer_refs[0]))
+            record["json_ld"] = _inserted_after(self.loaded((EVENT_LD, event_id)), "endDate", linked)
+        return record
+
+    def single_keys(self, event_id):
+        """The JSON-LD rows a single read needs beyond the list record's."""
+        keys = [(EVENT_LD, event_id)]
+        venue_ref = self._reference_of(event_id, VENUE)
+        if venue_ref is not None:
+            keys.append((VENUE_LD, venue_ref))
+        keys.extend((ORGANIZER_LD, ref) for ref in self._references_of(event_id, ORGANIZER))
+        return keys
+
+    def _references_of(self, event_id, kind):
+        body = self.rows.get((EVENT, event_id), ("", ""))[0]
+        return [record_id for ref_kind, record_id in references_in(body) if ref_kind == kind]
+
+    def _reference_of(self, event_id, kind):
+        found = self._references_of(event_id, kind)
+        return found[0] if found else None
+
+    def _with_json_ld(self, data, kind, record_id, before, user, roles):
+        """A linked record's `json_ld` in a single event read: when it is not blanked and `user` may read it."""
+        if isinstance(data.get(kind), list):  # blanked (password-protected): the name key holds []
+            return data
+        facts = _RecordFacts(RECORD_KINDS[kind], data.get("status"), data.get("author"))
+        if not roles.can_read(user, facts):
+            return data
+        return _inserted_before(data, before, {"json_ld": self.loaded((f"{kind}_ld", record_id))})
+
+
+class EventFacts:
+    """The columns of an event the single-read rules look at (roles, password), without a model instance."""
+
+    __slots__ = ("pk", "status", "author_id", "password", "status_before_trash")
+    KIND = PostKind.EVENT
+
+    def __init__(self, pk, status, author_id, password, status_before_trash):
+        self.pk = pk
+        self.status = status
+        self.author_id = author_id
+        self.password = password
+        self.status_before_trash = status_before_trash
+
+    @classmethod
+    def of(cls, row):
+        return cls(*(row[name] for name in cls.__slots__))
+
+
+class _RecordFacts:
+    """What the read rule (roles.can_read) looks at, taken from a stored record."""
+
+    __slots__ = ("KIND", "status", "author_id")
+
+    def __init__(self, kind, status, author):
+        self.KIND = kind
+        self.status = status
+        self.author_id = int(author) if author not in (None, "", "0") else None
+
+
+def _parse(text):
+    kind, record_id = text[len(REFERENCE):].split(":")
+    return kind, int(record_id)
+
+
+def _inserted_before(data, key, extra):
+    if key not in data:
+        return {**data, **extra}
+    result = {}
+    for name, value in data.items():
+        if name == key:
+            result.update(extra)
+        result[name] = value
+    return result
+
+
+def _inserted_after(data, key, extra):
+    result = {}
+    for name, value in data.items():
+        result[name] = value
+        if name == key:
+            result.update(extra)
+    for name, value in extra.items():
+        result.setdefault(name, value)
+    return result

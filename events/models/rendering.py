@@ -1,0 +1,27 @@
+"""Records as the API renders them, stored per record and language so that reads do not build them.
+
+A row holds the JSON text of one record (an event, venue, organizer, image or term) in one language,
+with what depends on the request (the site's origin and language prefix, the host of global IDs)
+left as markers, and the records an event embeds left as references. `events.api.rendering` writes
+the rows when a record changes and joins them at read time; a row whose `epoch` is not the current
+one (the settings that shape records changed) is never read.
+"""
+from django.db import models
+
+
+class RenderedRecord(models.Model):
+    kind = models.CharField(max_length=16)
+    record_id = models.BigIntegerField()
+    language = models.CharField(max_length=16)
+    epoch = models.CharField(max_length=16)
+    body = models.TextField()
+    # Embedded terms are listed by name (in the language), then ID, as WordPress lists them.
+    sort_name = models.CharField(max_length=200, blank=True, default="")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["kind", "record_id", "language"], name="events_rendered_record_unique"),
+        ]
+
+    def __str__(self):
+        return f"{self.kind} {self.record_id} ({self.language})"

@@ -1,0 +1,160 @@
+"""iCalendar (RFC 5545) files of published events: what `?ical=1` and an event's `ical/` link answer."""
+import datetime as dt
+import html
+import re
+
+import icalendar
+from django.utils.translation import gettext as _
+
+from ..api.links import global_id, post_url
+from ..models import Taxonomy
+from ..services.schedule import site_zone_name, wall_clock, zone_for
+from ..text import strip_tags, texturize
+from . import display
+from .discovery import home_url
+
+# The plugin's PRODID ends with its version after "ECPv"; clients that see the marker read the REST
+# API of the same origin, which this service serves as that line of the plugin does.
+COMPATIBLE_PLUGIN_VERSION = "6.0.0"
+# SEQUENCE is the count of seconds from this date to the event's last change: it grows with every
+# edit without a stored counter, and stays within the 32-bit INTEGER of RFC 5545 until 2068.
+SEQUENCE_EPOCH = dt.datetime(2000, 1, 1, tzinfo=dt.UTC)
+MEDIA_TYPE = "text/calendar; charset=utf-8"
+
+_LINE_BREAK = re.compile(r"<br\s*/?>", re.IGNORECASE)
+_BLOCK_END = re.compile(r"</(?:p|div|h[1-6]|li|blockquote|pre|tr|ul|ol)>", re.IGNORECASE)
+_BLANK_LINES = re.compile(r"\n{3,}")
+# Runs of HTML whitespace read as one space; a no-break space is text and stays.
+_SPACES = re.compile(r"[ \t\r\f]+")
+
+
+def plain_text(markup):
+    """HTML as plain text for a calendar client: paragraphs apart, tags gone, entities decoded."""
+    text = _BLOCK_END.sub("\n\n", _LINE_BREAK.sub("\n", markup))
+    text = html.unescape(strip_tags(text))
+    lines = [_SPACES.sub(" ", line).strip(" ") for line in text.split("\n")]
+    return _BLANK_LINES.sub("\n\n", "\n".join(lines)).strip()
+
+
+def title_text(record):
+    return plain_text(texturize(record.title or ""))
+
+
+def product_id(request):
+    """The plugin's PRODID form, with the host as the site name (the name the REST index gives the site)."""
+    return f"-//{request.get_host()} - ECPv{COMPATIBLE_PLUGIN_VERSION}//NONSGML v1.0//EN"
+
+
+def last_changed(event):
+    """The newest change among what an event's entry shows: the event, its venue and its organizers."""
+    linked = [event.venue] if event.venue_id is not None and event.venue is not None else []
+    linked += [link.organizer for link in event.organizer_links.all()]
+    return max([event.modified, *(record.modified for record in linked)]).astimezone(dt.UTC).replace(microsecond=0)
+
+
+def uid(event, request):
+    """`<id>@<site>`, the site as the record's global ID names it (host and mount path, no language
+    prefix): the same in every language and through reschedules, unlike the plugin's `<id>-<start>-<end>`."""
+    site = global_id(request, event.pk).rpartition("?")[0]
+    return f"{event.pk}@{site}"
+
+
+def sequence(changed):
+    return max(0, int((changed - SEQUENCE_EPOCH).total_seconds()))
+
+
+def event_times(event):
+    """(DTSTART, DTEND) values: dates for all-day events (the end exclusive), else times in the event's zone.
+
+    Manual offsets ("UTC+5") have no IANA name for a VTIMEZONE, so those times are written in UTC.
+    """
+    if event.all_day:
+        start, end = wall_clock(event.start_local).date(), wall_clock(event.end_local).date()
+        return start, end + dt.timedelta(days=1)
+    zone = zone_for(event.timezone_name)
+    if isinstance(zone, dt.timezone):
+        zone = dt.UTC
+    return event.start_utc.astimezone(zone), event.end_utc.astimezone(zone)
+
+
+def location(venue, locked):
+    if locked:
+        return title_text(venue)
+    return ", ".join([title_text(venue), *display.address_lines(venue)])
+
+
+def organizer_address(organizer, request):
+    """The ORGANIZER value: a mailto: address when the organizer shows an email, else its page."""
+    shows_email = organizer.email and not organizer.password
+    address = icalendar.vCalAddress(f"mailto:{organizer.email}" if shows_email else post_url(request, organizer))
+    address.params["CN"] = icalendar.vText(title_text(organizer))
+    return address
+
+
+def event_entry(event, request):
+    """The VEVENT of one published event, as its page shows it to an anonymous reader."""
+    entry = icalendar.Event()
+    changed = last_changed(event)
+    start, end = event_times(event)
+    entry.add("uid", uid(event, request))
+    # Without a METHOD, DTSTAMP is the last revision of the information (RFC 5545 §3.8.7.2).
+    entry.add("dtstamp", changed)
+    entry.add("last-modified", changed)
+    entry.add("sequence", sequence(changed))
+    entry.add("dtstart", start)
+    entry.add("dtend", end)
+    entry.add("summary", title_text(event))
+    description = plain_text(display.description_html(event))
+    if description:
+        entry.add("description", description)
+    venue = event.venue if event.venue_id is not None else None
+    if venue is not None:
+        locked = bool(venue.password)
+        entry.add("location", location(venue, locked))
+        if not locked and venue.has_coordinates:
+            entry.add("geo", (float(venue.geo_lat), float(venue.geo_lng)))
+    organizers = [link.organizer for link in event.organizer_links.all()]
+    if organizers:
+        # RFC 5545 allows one ORGANIZER per event: the first one listed, as the plugin writes it.
+        entry.add("organizer", organizer_address(organizers[0], request))
+    categories = [plain_text(term.name) for term in event.terms.all() if term.taxonomy == Taxonomy.CATEGORY]
+    if categories:
+        entry.add("categories", categories)
+    entry.add("url", post_url(request, event))
+    image = display.image(event.image, request)
+    if image and image["url"]:
+        entry.add("attach", image["url"], parameters={"FMTTYPE": event.image.mime_type} if event.image.mime_type else None)
+    return entry
+
+
+def calendar_file(events, request, name, limit=None):
+    """The .ics bytes of `events` (already in order), named `name`; `limit`, when given, says the list was cut there."""
+    calendar = icalendar.Calendar()
+    calendar.add("prodid", product_id(request))
+    calendar.add("version", "2.0")
+    calendar.add("calscale", "GREGORIAN")
+    calendar.add("x-wr-calname", name)
+    calendar.add("x-wr-timezone", site_zone_name())
+    calendar.add("x-original-url", home_url(request))
+    if limit is not None:
+        notice = _("This calendar holds only the first %(limit)s events of this view.") % {"limit": limit}
+        # DESCRIPTION of a calendar is RFC 7986; X-WR-CALDESC is what older clients read.
+        calendar.add("description", notice)
+        calendar.add("x-wr-caldesc", notice)
+    for event in events:
+        calendar.add_component(event_entry(event, request))
+    if events:
+        # VTIMEZONE blocks covering the days the events span: small, and within any year (long
+        # RDATE lists over decades are also more than some parsers read correctly).
+        first = _shifted(min(wall_clock(event.start_local) for event in events).date(), -1)
+        last = _shifted(max(wall_clock(event.end_local) for event in events).date(), 2)
+        calendar.add_missing_timezones(first_date=first, last_date=last)
+    return calendar.to_ical()
+
+
+def _shifted(day, days):
+    """`day` moved by `days`, held at the ends of what dates can hold."""
+    try:
+        return day + dt.timedelta(days=days)
+    except OverflowError:
+        return day
