@@ -5,6 +5,8 @@ from io import StringIO
 
 import pytest
 from django.core.management import call_command
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+from playwright.sync_api import sync_playwright
 
 from events.kses import filter_post_html
 from events.models import Event
@@ -24,10 +26,23 @@ PASSWORD = "editor-pass-123"
 
 
 def choose(page, container, text):
-    """Pick `text` in the admin's autocomplete (select2) inside `container`."""
-    page.locator(f"{container} .select2-selection").click()
-    page.locator(".select2-container--open .select2-search__field").fill(text.split()[0])
-    page.locator(".select2-results__option", has_text=text).click()
+    """Pick `text` in the admin's autocomplete (select2) inside `container`: search for the whole
+    name, let the results settle, take the highlighted one. A busy machine may answer the search after
+    the list was first drawn, so a pick that did not take is tried again."""
+    chosen = page.locator(f"{container} .select2-selection", has_text=text)
+    for _attempt in range(3):
+        page.locator(f"{container} .select2-selection").click()
+        search = page.locator(".select2-container--open .select2-search__field")
+        search.fill(text)
+        page.locator(".select2-container--open .select2-results__option--highlighted", has_text=text).wait_for()
+        page.locator(".select2-container--open .loading-results").wait_for(state="detached")
+        search.press("Enter")
+        try:
+            chosen.wait_for(timeout=10_000)
+            return
+        except PlaywrightTimeout:
+            page.keyboard.press("Escape")
+    raise AssertionError(f"could not choose {text} in {container}")
 
 
 def add_organizer(page, name):
@@ -37,7 +52,6 @@ def add_organizer(page, name):
     page.locator("#organizer_links-group .add-row a").click()
     page.locator(row).wait_for()
     choose(page, row, name)
-    page.locator(f"{row} .select2-selection", has_text=name).wait_for()
 
 
 def write_description(page, language, *parts):
@@ -66,7 +80,6 @@ def test_an_editor_makes_events_with_ordered_organizers_and_rich_text_in_english
     make_organizer("Ann Arts")
     make_organizer("Bob Beats")
     errors = []
-    from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
