@@ -97,3 +97,7 @@ class EventOrganizer(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["event", "organizer"], name="events_event_organizer_unique"),
         ]
+
+    def __str__(self):
+        # The admin labels each organizer row of an event with it.
+        return str(self.organizer)

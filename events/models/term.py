@@ -1,4 +1,6 @@
 """Event categories (hierarchical) and tags: WordPress terms, sharing one ID sequence."""
+import html
+
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
@@ -60,7 +62,9 @@ class Term(models.Model):
         ]
 
     def __str__(self):
-        return self.name
+        # Names are stored as WordPress stores them ("Arts &amp; Culture", which the API returns as it
+        # is); people read them as plain text.
+        return html.unescape(self.name)
 
     def save(self, *args, **kwargs):
         # `count` is written by recount_terms() alone: a term read before a recount and saved after

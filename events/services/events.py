@@ -67,6 +67,29 @@ def trash_event(event):
     return event
 
 
+def duplicate_event(event, user):
+    """A draft copy of `event` made by `user`: every translation, the times, venue, organizers in
+    order, categories, tags and image. The copy has no slug yet (drafts get theirs when published)."""
+    with transaction.atomic():
+        copy = Event.objects.get(pk=event.pk)
+        terms = list(copy.terms.all())
+        organizer_ids = list(copy.organizer_links.values_list("organizer_id", flat=True))
+        copy.id = None
+        copy.status, copy.slug = PostStatus.DRAFT, ""
+        copy.status_before_trash = copy.slug_before_trash = ""
+        copy.author, copy.date = user, timezone.now()
+        copy.save()
+        copy.terms.set(terms)
+        EventOrganizer.objects.bulk_create(
+            EventOrganizer(event=copy, organizer_id=organizer_id, position=position)
+            for position, organizer_id in enumerate(organizer_ids)
+        )
+        # Bulk link writes send no model signal.
+        changes.changed(Event, [copy.pk])
+        changes.finished()
+    return copy
+
+
 # --- saving -------------------------------------------------------------------------------------
 
 

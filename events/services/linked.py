@@ -196,6 +196,13 @@ def find_duplicate(spec, name, description, user):
     return None
 
 
+def readable_namesakes(model, name, user):
+    """Non-trashed venues or organizers named `name` in any language that `user` may read: what the
+    admin warns about before making a record the API would have reused (§4.3)."""
+    candidates = model.objects.not_trashed().filter(_same_text("title", name)).order_by("pk")
+    return [candidate for candidate in candidates if roles.can_read(user, candidate)]
+
+
 def _write_translated(record, field, value, creating):
     """Write the active language; the first write also fills English so every language can fall back to it."""
     setattr(record, field, value)

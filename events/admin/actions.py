@@ -1,0 +1,48 @@
+"""Bulk actions of the changelists: trash and restore touch the selected rows the user may edit,
+duplicate copies those the user may read."""
+from django.contrib import admin
+from django.db import transaction
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
+
+from .. import roles
+from ..models import PostKind, PostStatus
+from ..services.events import duplicate_event, trash_event
+from ..services.linked import trash_organizer, trash_venue
+from ..services.slugs import assign_post_slug
+
+TRASH = {PostKind.EVENT: trash_event, PostKind.VENUE: trash_venue, PostKind.ORGANIZER: trash_organizer}
+
+
+@admin.action(description=_("Move selected records to the trash"), permissions=["trash"])
+def move_to_trash(modeladmin, request, queryset):
+    moved = 0
+    with transaction.atomic():
+        for record in queryset.exclude(status=PostStatus.TRASH):
+            if roles.can_edit(request.user, record):
+                # The API's trash: a venue or organizer also leaves the events that named it.
+                TRASH[record.KIND](record)
+                moved += 1
+    modeladmin.message_user(request, ngettext("%d record moved to the trash.", "%d records moved to the trash.", moved) % moved)
+
+
+@admin.action(description=_("Restore selected records from the trash"), permissions=["trash"])
+def restore_from_trash(modeladmin, request, queryset):
+    restored = 0
+    with transaction.atomic():
+        for record in queryset.filter(status=PostStatus.TRASH):
+            if roles.can_edit(request.user, record):
+                record.restore_from_trash()
+                assign_post_slug(record, record.slug)
+                record.save()
+                restored += 1
+    modeladmin.message_user(request, ngettext("%d record restored.", "%d records restored.", restored) % restored)
+
+
+@admin.action(description=_("Duplicate selected events as drafts"), permissions=["add"])
+def duplicate_as_draft(modeladmin, request, queryset):
+    copies = [duplicate_event(event, request.user) for event in queryset if roles.can_read(request.user, event)]
+    modeladmin.message_user(
+        request,
+        ngettext("%d event copied as a draft.", "%d events copied as drafts.", len(copies)) % len(copies),
+    )

@@ -1,0 +1,145 @@
+"""Application passwords: each user's own, every user's for administrators; shown once on creation."""
+from django import forms
+from django.contrib import admin
+from django.core.exceptions import PermissionDenied
+from django.template.response import TemplateResponse
+from django.urls import reverse
+from django.utils.cache import patch_cache_control
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
+
+from .. import roles
+from ..models import ApplicationPassword
+from ..services import credentials
+
+
+class ApplicationPasswordForm(forms.ModelForm):
+    class Meta:
+        model = ApplicationPassword
+        fields = ("user", "name")
+
+    def __init__(self, *args, owner=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        # Who the new password is for, when the form has no user field (everyone but administrators).
+        self.owner = owner
+
+    def clean(self):
+        cleaned = super().clean()
+        user = cleaned.get("user") or self.owner or getattr(self.instance, "user", None)
+        name = cleaned.get("name")
+        if user is not None and name and self.instance.pk is None:
+            if ApplicationPassword.objects.filter(user=user, name=name).exists():
+                self.add_error("name", _("Each application name should be unique."))
+        return cleaned
+
+
+@admin.register(ApplicationPassword)
+class ApplicationPasswordAdmin(admin.ModelAdmin):
+    """Everyone with admin access manages their own application passwords; administrators everyone's.
+
+    A new password is shown once, on the page that follows its creation, and never stored in clear.
+    """
+
+    form = ApplicationPasswordForm
+    list_display = ("name", "user", "created", "last_used", "last_ip")
+    list_select_related = ("user",)
+    search_fields = ("name",)
+    readonly_fields = ("user", "uuid", "app_id", "created", "last_used", "last_ip")
+    actions = ("revoke",)
+
+    @staticmethod
+    def _is_administrator(request):
+        return roles.role_of(request.user) == roles.ADMINISTRATOR
+
+    def _may_manage(self, request, obj):
+        if not (request.user.is_active and request.user.is_staff):
+            return False
+        return obj is None or obj.user_id == request.user.pk or self._is_administrator(request)
+
+    def has_module_permission(self, request):
+        return self._may_manage(request, None)
+
+    def has_view_permission(self, request, obj=None):
+        return self._may_manage(request, obj)
+
+    def has_add_permission(self, request):
+        return self._may_manage(request, None)
+
+    def has_change_permission(self, request, obj=None):
+        return self._may_manage(request, obj)
+
+    def has_delete_permission(self, request, obj=None):
+        return self._may_manage(request, obj)
+
+    def get_queryset(self, request):
+        queryset = super().get_queryset(request)
+        return queryset if self._is_administrator(request) else queryset.filter(user=request.user)
+
+    def get_list_filter(self, request):
+        # The user filter would list every username: only for those who may see every user's rows.
+        return ("user",) if self._is_administrator(request) else ()
+
+    def get_search_fields(self, request):
+        return ("name", "user__username") if self._is_administrator(request) else ("name",)
+
+    def get_fields(self, request, obj=None):
+        if obj is None:
+            return ("user", "name") if self._is_administrator(request) else ("name",)
+        return ("name", "user", "uuid", "app_id", "created", "last_used", "last_ip")
+
+    def get_readonly_fields(self, request, obj=None):
+        return () if obj is None else self.readonly_fields
+
+    def get_form(self, request, obj=None, **kwargs):
+        form = super().get_form(request, obj, **kwargs)
+        owner = None if obj is not None or self._is_administrator(request) else request.user
+
+        class OwnedForm(form):
+            def __init__(self, *args, **form_kwargs):
+                super().__init__(*args, owner=owner, **form_kwargs)
+
+        return OwnedForm
+
+    def get_changeform_initial_data(self, request):
+        return {"user": request.user.pk, **super().get_changeform_initial_data(request)}
+
+    def save_model(self, request, obj, form, change):
+        if change:
+            super().save_model(request, obj, form, change)
+            return
+        if not self._is_administrator(request):
+            obj.user = request.user
+        try:
+            obj.issued_password = credentials.issue_application_password(obj)
+        except credentials.DuplicateApplicationName:
+            # Only a concurrent creation of the same name gets here; the form checked before.
+            raise PermissionDenied(_("Each application name should be unique.")) from None
+
+    def response_add(self, request, obj, post_url_continue=None):
+        """The one page that shows the new password, instead of a redirect that could not carry it."""
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.opts,
+            "title": _("Your new application password"),
+            "application_password": obj,
+            "password": obj.issued_password,
+            "changelist_url": reverse("admin:events_applicationpassword_changelist", current_app=self.admin_site.name),
+        }
+        response = TemplateResponse(request, "admin/events/applicationpassword/issued.html", context)
+        # Nothing may keep the page: it holds a credential.
+        patch_cache_control(response, no_store=True)
+        return response
+
+    def get_actions(self, request):
+        actions = super().get_actions(request)
+        actions.pop("delete_selected", None)
+        return actions
+
+    @admin.action(description=_("Revoke the selected application passwords"))
+    def revoke(self, request, queryset):
+        count, _by_model = queryset.delete()
+        self.message_user(
+            request,
+            ngettext("Revoked %(count)d application password.", "Revoked %(count)d application passwords.", count)
+            % {"count": count},
+        )

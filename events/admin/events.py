@@ -1,0 +1,246 @@
+"""The event form and list: wall-clock times in the event's zone, terms, cost and organizers in order."""
+import datetime as dt
+import functools
+import zoneinfo
+
+from adminsortable2.admin import SortableAdminBase, SortableTabularInline
+from django import forms
+from django.contrib import admin
+from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.html import format_html
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from .. import roles
+from ..cost import parse_cost_input
+from ..models import Category, Event, EventOrganizer, Tag, Taxonomy
+from ..services.schedule import set_event_times, site_zone_name, wall_clock
+from .actions import duplicate_as_draft
+from .filters import AuthorListFilter, CategoryListFilter, EventTimeListFilter
+from .linked import give_awaiting_records_the_event_status
+from .posts import PostAdmin, PostAdminForm, translated
+from .widgets import TaxonomyAutocomplete, TermChoiceField, WallClockField, zone_choices
+
+
+class EventAdminForm(PostAdminForm):
+    start = WallClockField(label=_("Start"))
+    end = WallClockField(label=_("End"))
+    timezone_name = forms.ChoiceField(label=_("Time zone"), required=False)
+    cost_text = forms.CharField(
+        label=_("Cost"), required=False, widget=forms.Textarea(attrs={"rows": 2, "cols": 30}),
+        help_text=_("One value per line, e.g. “$20” or “Free”; a currency sign found here sets the symbol and its position."),
+    )
+    categories = TermChoiceField(
+        label=_("Event categories"), queryset=Category.objects.all(), required=False,
+        widget=TaxonomyAutocomplete(Taxonomy.CATEGORY),
+    )
+    tags = TermChoiceField(
+        label=_("Tags"), queryset=Tag.objects.all(), required=False, widget=TaxonomyAutocomplete(Taxonomy.TAG),
+    )
+
+    class Meta:
+        model = Event
+        exclude = ("terms", "start_utc", "end_utc")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        event = self.instance
+        self.fields["timezone_name"].choices = zone_choices(event.timezone_name)
+        if event.pk is not None:
+            self.initial.setdefault("start", wall_clock(event.start_local))
+            self.initial.setdefault("end", wall_clock(event.end_local))
+            self.initial.setdefault("cost_text", "\n".join(event.cost or []))
+            terms = list(event.terms.all())
+            self.initial.setdefault("categories", [t.pk for t in terms if t.taxonomy == Taxonomy.CATEGORY])
+            self.initial.setdefault("tags", [t.pk for t in terms if t.taxonomy == Taxonomy.TAG])
+        else:
+            tomorrow = timezone.localdate() + dt.timedelta(days=1)
+            self.initial.setdefault("start", dt.datetime.combine(tomorrow, dt.time(9, 0)))
+            self.initial.setdefault("end", dt.datetime.combine(tomorrow, dt.time(17, 0)))
+
+    def clean_post_parent(self):
+        parent = self.cleaned_data.get("post_parent")
+        if parent is not None and self.instance.pk is not None and parent.pk == self.instance.pk:
+            raise forms.ValidationError(_("An event cannot be its own parent."))
+        return parent
+
+    def clean_cost_text(self):
+        lines = [line.strip() for line in (self.cleaned_data.get("cost_text") or "").splitlines()]
+        return [line for line in lines if line]
+
+    def clean(self):
+        cleaned = super().clean()
+        start, end = cleaned.get("start"), cleaned.get("end")
+        if start and end:
+            # All-day events span whole days, so only their dates count. (The API keeps the plugin's
+            # rule of moving such an end to the start; an editor is told instead.)
+            too_early = end.date() < start.date() if cleaned.get("all_day") else end < start
+            if too_early:
+                self.add_error("end", _("The end cannot come before the start."))
+        return cleaned
+
+
+class EventOrganizerForm(forms.ModelForm):
+    class Meta:
+        model = EventOrganizer
+        fields = ("organizer", "position")
+        labels = {"organizer": _("Organizer"), "position": _("Order")}
+
+
+class EventOrganizerInline(SortableTabularInline):
+    """Organizers in the order the event lists them, dragged into place; rights follow the event's own."""
+
+    model = EventOrganizer
+    form = EventOrganizerForm
+    fields = ("organizer", "position")
+    autocomplete_fields = ("organizer",)
+    extra = 0
+    verbose_name = _("organizer")
+    verbose_name_plural = _("organizers")
+
+    def has_view_permission(self, request, obj=None):
+        return roles.has_right(request.user, Event.KIND, roles.EDIT)
+
+    def has_add_permission(self, request, obj=None):
+        return obj is None and roles.has_right(request.user, Event.KIND, roles.EDIT) or (
+            obj is not None and roles.can_edit(request.user, obj))
+
+    def has_change_permission(self, request, obj=None):
+        return self.has_add_permission(request, obj)
+
+    def has_delete_permission(self, request, obj=None):
+        return self.has_add_permission(request, obj)
+
+
+def format_wall_clock(moment, all_day):
+    """A stored wall-clock moment as the form shows it: the date, and the time unless the event is all day."""
+    clock = wall_clock(moment)
+    return f"{clock:%Y-%m-%d}" if all_day else f"{clock:%Y-%m-%d %H:%M}"
+
+
+@functools.cache
+def ambiguous_abbreviations():
+    """Zone abbreviations that name different offsets somewhere (CST: Chicago and Shanghai; IST)."""
+    offsets = {}
+    for instant in (dt.datetime(2026, 1, 15, tzinfo=dt.UTC), dt.datetime(2026, 7, 15, tzinfo=dt.UTC)):
+        for name in zoneinfo.available_timezones():
+            local = instant.astimezone(zoneinfo.ZoneInfo(name))
+            offsets.setdefault(local.tzname(), set()).add(local.utcoffset())
+    return {abbreviation for abbreviation, found in offsets.items() if len(found) > 1}
+
+
+def zone_label(event):
+    """The zone's abbreviation where it names one zone, else the zone's name ("+08" names none)."""
+    abbreviation = event.timezone_abbr
+    if abbreviation and abbreviation.isalpha() and abbreviation not in ambiguous_abbreviations():
+        return abbreviation
+    return event.timezone_name or site_zone_name()
+
+
+def describe_when(event):
+    """"Sat 23 Jan 2027, 09:00–12:00 CET" on the event's own clock; "Sat 23 Jan 2027, all day"."""
+    start, end = wall_clock(event.start_local), wall_clock(event.end_local)
+    # Translators: how a day is written in the admin's event list (PHP-style date format letters).
+    day_format = gettext("D j M Y")
+    start_day, end_day = date_format(start, day_format), date_format(end, day_format)
+    if event.all_day:
+        if start.date() == end.date():
+            return gettext("%(day)s, all day") % {"day": start_day}
+        return gettext("%(start_day)s – %(end_day)s, all day") % {"start_day": start_day, "end_day": end_day}
+    values = {"start_day": start_day, "end_day": end_day, "start": f"{start:%H:%M}", "end": f"{end:%H:%M}",
+              "zone": zone_label(event)}
+    if start.date() == end.date():
+        return gettext("%(start_day)s, %(start)s–%(end)s %(zone)s") % values
+    return gettext("%(start_day)s, %(start)s – %(end_day)s, %(end)s %(zone)s") % values
+
+
+def term_names(event, taxonomy):
+    """The event's categories or tags as people read them, from the prefetched terms."""
+    return ", ".join(str(term) for term in event.terms.all() if term.taxonomy == taxonomy)
+
+
+@admin.register(Event)
+class EventAdmin(SortableAdminBase, PostAdmin):
+    form = EventAdminForm
+    inlines = (EventOrganizerInline,)
+    list_display = ("title", "when", "status", "venue", "category_names", "featured")
+    list_filter = (
+        EventTimeListFilter, "status", CategoryListFilter, ("venue", admin.RelatedOnlyFieldListFilter),
+        ("organizers", admin.RelatedOnlyFieldListFilter), AuthorListFilter, "featured",
+    )
+    actions = (*PostAdmin.actions, duplicate_as_draft)
+    list_select_related = ("venue", "author")
+    date_hierarchy = "start_utc"
+    ordering = ("-start_utc", "-id")
+    autocomplete_fields = ("venue", "post_parent", "image")
+    fieldsets = (
+        (None, {"fields": (*translated("title"), "slug")}),
+        (_("When"), {"fields": (("start", "end"), ("timezone_name", "all_day"))}),
+        # The organizers' rows follow this fieldset (admin/events/event/change_form.html).
+        (_("Where"), {"fields": ("venue",), "classes": ("events-where",)}),
+        (_("Description"), {"fields": translated("description")}),
+        (_("Excerpt"), {"fields": translated("excerpt"), "classes": ("collapse",)}),
+        (_("Event categories and tags"), {"fields": ("categories", "tags")}),
+        (_("Cost"), {"fields": ("cost_text", ("currency_symbol", "currency_position", "currency_code"))}),
+        (_("Publishing"), {"fields": ("status", "date", "author", "password", "image", "post_parent")}),
+        (_("Display"), {"fields": ("featured", "sticky", "hide_from_listings", "website", "show_map", "show_map_link")}),
+    )
+
+    class Media:
+        js = ("events/admin/event_times.js",)
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).prefetch_related("terms")
+
+    @admin.display(description=_("when"), ordering="start_utc")
+    def when(self, event):
+        return format_html('<span title="{}">{}</span>', event.timezone_name or site_zone_name(), describe_when(event))
+
+    @admin.display(description=_("event categories"))
+    def category_names(self, event):
+        return term_names(event, Taxonomy.CATEGORY)
+
+    read_only_stand_ins = {**PostAdmin.read_only_stand_ins, "timezone_name": "time_zone"}
+
+    @admin.display(description=_("Time zone"))
+    def time_zone(self, event):
+        return event.timezone_name or _("Site time zone (%(zone)s)") % {"zone": site_zone_name()}
+
+    # The form-only fields as a caller who may only view the event reads them. The admin looks a
+    # read-only field up on the model admin before the model, so these stand in for the form's fields.
+    @admin.display(description=_("Start"))
+    def start(self, event):
+        return format_wall_clock(event.start_local, event.all_day)
+
+    @admin.display(description=_("End"))
+    def end(self, event):
+        return format_wall_clock(event.end_local, event.all_day)
+
+    @admin.display(description=_("Event categories"))
+    def categories(self, event):
+        return term_names(event, Taxonomy.CATEGORY) or self.get_empty_value_display()
+
+    @admin.display(description=_("Tags"))
+    def tags(self, event):
+        return term_names(event, Taxonomy.TAG) or self.get_empty_value_display()
+
+    @admin.display(description=_("Cost"))
+    def cost_text(self, event):
+        return "\n".join(event.cost or []) or self.get_empty_value_display()
+
+    def save_model(self, request, obj, form, change):
+        data = form.cleaned_data
+        set_event_times(obj, data["start"], data["end"], data.get("timezone_name") or "", data.get("all_day"))
+        if "cost_text" in form.changed_data or not change:
+            cost = parse_cost_input(data.get("cost_text") or [])
+            obj.cost = cost.values
+            if cost.currency_symbol:
+                obj.currency_symbol, obj.currency_position = cost.currency_symbol, cost.currency_position
+        super().save_model(request, obj, form, change)
+
+    def save_related(self, request, form, formsets, change):
+        super().save_related(request, form, formsets, change)
+        data = form.cleaned_data
+        form.instance.terms.set([*data.get("categories", []), *data.get("tags", [])])
+        give_awaiting_records_the_event_status(request, form.instance)
