@@ -44,10 +44,15 @@ def find_event(queryset, record_id):
         event = next(iter(queryset.filter(pk=record_id).order_by()[:1]), None)
         if event is not None:
             return event
+    raise missing_event(record_id)
+
+
+def missing_event(record_id):
+    """400 rest-invalid-event-id when the ID is another kind of record's, else 404 rest-event-not-found."""
     kind = PostIdentity.kind_of(record_id) if 0 < record_id <= MAX_RECORD_ID else None
     if kind is not None and kind != PostKind.EVENT:
-        raise not_an_event(record_id)
-    raise event_not_found(record_id)
+        return not_an_event(record_id)
+    return event_not_found(record_id)
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ from ..serializers.event_params import (
     EventReadParams,
     EventSlugReadParams,
     find_event,
+    missing_event,
 )
 from ..serializers.events import EventRecordSerializer, blank_protected, is_protected
 from .base import WPViewSet
@@ -180,7 +181,7 @@ class EventViewSet(EventWriteActions, WPViewSet):
         assembler = rendering.Assembler(request, translation.get_language())
         event = assembler.event_facts(record_id) if 0 < record_id <= MAX_RECORD_ID else None
         if event is None:
-            return self.single_read(find_event(self.get_queryset(), record_id))
+            raise missing_event(record_id)
         self.check_single_read(event)
         try:
             record = assembler.single_event(record_id, request.user, protected=bool(event.password))
