@@ -44,7 +44,8 @@ def paginate(queryset, page, per_page):
 
 
 def fetch_page(queryset, page, per_page):
-    """The event rows of one page and the list's exact total.
+    """The rows of one page (events, venues, organizers) and the list's exact total: model
+    instances, or dicts when `queryset` is a `values()` queryset.
 
     Counting an event list is the dearest part of it (an index-only scan of some 74,000 entries,
     about 25 ms, at 100,000 events), and most requests count what the previous one counted. On

@@ -8,7 +8,7 @@ from ...models import PostStatus
 from ...services import visibility
 from .. import errors, rendering
 from ..links import namespace_url
-from ..pagination import effective_per_page, list_response, page_links, paginate
+from ..pagination import effective_per_page, fetch_page, list_response, page_links
 from ..parsing import is_truthy
 from ..permissions import CanEditKind
 from ..renderers import to_json
@@ -91,7 +91,7 @@ class LinkedViewSet(WPViewSet):
         filterset = self.filterset_class(data=self.filter_values(), queryset=self.get_queryset())
         # The page is read as IDs: the records come from the rendering store (api/rendering.py).
         queryset = filterset.qs.order_by("-date", "-id").values("pk", "password")
-        page = paginate(queryset, params["page"], per_page)
+        page = fetch_page(queryset, params["page"], per_page)
         if page.page > 1 and not page.rows:
             raise self.archive_page_not_found()
         records = self.page_records(page.rows)
