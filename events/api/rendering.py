@@ -31,7 +31,7 @@ from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 from django.core.signals import setting_changed
 from django.db import DEFAULT_DB_ALIAS, connections, transaction
-from django.db.models import Prefetch, Q
+from django.db.models import Prefetch
 from django.db.models.signals import m2m_changed, post_delete, post_save, pre_delete
 from django.utils import translation
 from django.utils.encoding import iri_to_uri
@@ -309,9 +309,13 @@ def _saved(sender, instance, using, **kwargs):
     kind = SOURCE_KINDS[_source_model(sender)]
     mark_stale(kind, [instance.pk], using)
     if kind == IMAGE:
-        # Venues and organizers carry their image inline.
-        for model in (Venue, Organizer):
-            mark_stale(SOURCE_KINDS[model], model.objects.using(using).filter(image_id=instance.pk).values_list("pk", flat=True), using)
+        _mark_image_holders(instance.pk, using)
+
+
+def _mark_image_holders(image_id, using):
+    """Venues and organizers carry their image inline."""
+    for model in (Venue, Organizer):
+        mark_stale(SOURCE_KINDS[model], model.objects.using(using).filter(image_id=image_id).values_list("pk", flat=True), using)
 
 
 def _deleting(sender, instance, using, **kwargs):
@@ -327,7 +331,7 @@ def _deleting(sender, instance, using, **kwargs):
         mark_stale(TERM, Term.objects.using(using).filter(parent_id=instance.pk).values_list("pk", flat=True), using)
     elif kind == IMAGE:
         mark_stale(EVENT, events.filter(image_id=instance.pk).values_list("pk", flat=True), using)
-        _saved(sender, instance, using)
+        _mark_image_holders(instance.pk, using)
 
 
 def _deleted(sender, instance, using, **kwargs):
@@ -486,7 +490,7 @@ class Assembler:
         self.absent.update(key for key in wanted if key not in self.rows)
 
     def event_facts(self, event_id):
-        """The event's EventFacts (None when there is no such event) and its own rows, in one query."""
+        """The event's RecordFacts (None when there is no such event) and its own rows, in one query."""
         connection = connections[DEFAULT_DB_ALIAS]
         events = connection.ops.quote_name(Event._meta.db_table)
         rows = connection.ops.quote_name(RenderedRecord._meta.db_table)
@@ -505,7 +509,7 @@ class Assembler:
                 self.rows[(kind, event_id)] = (body, sort_name)
         self.absent.update(key for key in ((EVENT, event_id), (EVENT_LD, event_id)) if key not in self.rows)
         status, author_id, password, status_before_trash = found[0][:4]
-        return EventFacts(event_id, status, author_id, password, status_before_trash)
+        return RecordFacts(PostKind.EVENT, event_id, status, author_id, password, status_before_trash)
 
     def keep_missing(self, embedded_too=True):
         """Store what this request looked for and did not find (rows that exist by then are kept),
@@ -619,19 +623,21 @@ class Assembler:
         """A linked record's `json_ld` in a single event read: when it is not blanked and `user` may read it."""
         if isinstance(data.get(kind), list):  # blanked (password-protected): the name key holds []
             return data
-        facts = _RecordFacts(RECORD_KINDS[kind], data.get("status"), data.get("author"))
+        facts = RecordFacts.of_stored(RECORD_KINDS[kind], data)
         if not roles.can_read(user, facts):
             return data
         return _inserted_before(data, before, {"json_ld": self.loaded((f"{kind}_ld", record_id))})
 
 
-class EventFacts:
-    """The columns of an event the single-read rules look at (roles, password), without a model instance."""
+class RecordFacts:
+    """The columns of an event, venue or organizer the read rules look at (roles, password), without
+    a model instance: from a page or single-read query, or from a stored record."""
 
-    __slots__ = ("pk", "status", "author_id", "password", "status_before_trash")
-    KIND = PostKind.EVENT
+    COLUMNS = ("pk", "status", "author_id", "password", "status_before_trash")
+    __slots__ = ("KIND", *COLUMNS)
 
-    def __init__(self, pk, status, author_id, password, status_before_trash):
+    def __init__(self, kind, pk=None, status=None, author_id=None, password="", status_before_trash=""):
+        self.KIND = kind
         self.pk = pk
         self.status = status
         self.author_id = author_id
@@ -639,19 +645,15 @@ class EventFacts:
         self.status_before_trash = status_before_trash
 
     @classmethod
-    def of(cls, row):
-        return cls(*(row[name] for name in cls.__slots__))
+    def of_event(cls, row):
+        """From a row of the columns COLUMNS of an event."""
+        return cls(PostKind.EVENT, *(row[name] for name in cls.COLUMNS))
 
-
-class _RecordFacts:
-    """What the read rule (roles.can_read) looks at, taken from a stored record."""
-
-    __slots__ = ("KIND", "status", "author_id")
-
-    def __init__(self, kind, status, author):
-        self.KIND = kind
-        self.status = status
-        self.author_id = int(author) if author not in (None, "", "0") else None
+    @classmethod
+    def of_stored(cls, kind, data):
+        """From a stored record, which writes its author as a string ("0", or left out, for none)."""
+        author = data.get("author")
+        return cls(kind, data.get("id"), data.get("status"), int(author) if author not in (None, "", "0") else None)
 
 
 def _parse(text):

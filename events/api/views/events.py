@@ -89,7 +89,7 @@ class EventViewSet(EventWriteActions, WPViewSet):
         window = date_window(params, self.sent)
         filterset = EventFilterSet(data=filter_values(self.params, window), queryset=self.listed(Event.objects.all()))
         # The page is read as IDs: the records come from the rendering store (api/rendering.py).
-        queryset = filterset.qs.order_by(*self.ordering()).values(*rendering.EventFacts.__slots__)
+        queryset = filterset.qs.order_by(*self.ordering()).values(*rendering.RecordFacts.COLUMNS)
         page = fetch_page(queryset, page_number, per_page)
         if page_number > 1 and not page.rows:
             raise archive_page_not_found()
@@ -112,7 +112,7 @@ class EventViewSet(EventWriteActions, WPViewSet):
             except rendering.Unresolved:
                 continue
             # events.md §1.6: what a password-protected event shows depends on the request.
-            if is_protected(rendering.EventFacts.of(row), request):
+            if is_protected(rendering.RecordFacts.of_event(row), request):
                 text = to_json(blank_protected(json.loads(text)))
             records[row["pk"]] = text
         built = [pk for pk in page_ids if pk not in records]
