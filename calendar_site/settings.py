@@ -91,6 +91,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
             "options": f"-c statement_timeout={int(os.environ.get('DATABASE_STATEMENT_TIMEOUT', '30')) * 1000}",
         }
     )
+    if os.environ.get("DATABASE_PREPARED_STATEMENTS", "true").lower() not in {"0", "false", "no", "off"}:
+        # Parameters bound by the server, and a statement run a second time on a connection runs
+        # prepared: planning a read's few small statements cost more than executing them. Turn it
+        # off behind a pooler that cannot keep prepared statements (PgBouncer in transaction mode
+        # before 1.21).
+        DATABASES["default"]["OPTIONS"].update({"server_side_binding": True, "prepare_threshold": 2})
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
