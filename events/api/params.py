@@ -6,8 +6,10 @@ produces the namespace index and the OpenAPI document, so the published descript
 import math
 
 from django.utils import timezone
+from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
+from rest_framework.utils.serializer_helpers import BindingDict
 
 from .. import dates
 from . import errors
@@ -291,6 +293,17 @@ class ListParam(WPParamMixin, serializers.Field):
         return value
 
 
+# (Params class, language parameter name) → its fields as get_fields() declares them.
+_declared_fields = {}
+
+
+def _shallow_copy(field):
+    # copy.copy() goes through __reduce_ex__, several times slower for these plain objects.
+    clone = object.__new__(type(field))
+    clone.__dict__.update(field.__dict__)
+    return clone
+
+
 class Params(serializers.Serializer):
     """A route's parameters. `validate_request()` applies WordPress's missing-then-invalid order.
 
@@ -302,6 +315,25 @@ class Params(serializers.Serializer):
         fields[events_settings.language_param] = LanguageParam(
             help_text=_("The language of the content and messages of the response.")
         )
+        return fields
+
+    @cached_property
+    def fields(self):
+        """Shallow copies of fields declared once per class, bound to this serializer.
+
+        DRF deep-copies every declared field for every instance, re-running each field's
+        constructor: about a third of a millisecond per request here, for declarations that never
+        change. Fields keep no state of their own while validating, so a shallow copy per request
+        (for `bind()`'s name and parent) is enough. Keyed by the language parameter's name, the one
+        setting `get_fields()` reads.
+        """
+        key = (type(self), events_settings.language_param)
+        prototypes = _declared_fields.get(key)
+        if prototypes is None:
+            prototypes = _declared_fields[key] = self.get_fields()
+        fields = BindingDict(self)
+        for name, prototype in prototypes.items():
+            fields[name] = _shallow_copy(prototype)
         return fields
 
     @classmethod
