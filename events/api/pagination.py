@@ -62,15 +62,25 @@ def fetch_page(queryset, page, per_page):
     connection = connections[queryset.db]
     if connection.vendor != "postgresql" or connection.in_atomic_block:
         return _page_counted_alongside(queryset, offset, page, per_page)
-    rows = list(queryset.annotate(listed_snapshot=RawSQL(SNAPSHOT_SQL, ()))[offset : offset + per_page])
-    sql, params = queryset.order_by().values("pk").query.sql_with_params()
+    listed = queryset.annotate(listed_snapshot=RawSQL(SNAPSHOT_SQL, ()))
+    # Compiled once: the statement is also the key of the remembered total (the ordering and the
+    # snapshot column are the same for every request of a list, so they do not blur the key).
+    sql, params = listed.query.sql_with_params()
+    if queryset._fields is not None:  # a values() queryset: its rows are plain columns
+        with connection.cursor() as cursor:
+            cursor.execute(f"{sql} LIMIT {int(per_page)} OFFSET {int(offset)}", params)
+            names = [column.name for column in cursor.description]
+            rows = [dict(zip(names, row)) for row in cursor.fetchall()]
+    else:
+        rows = list(listed[offset : offset + per_page])
     key = repr((sql, params))
     remembered = snapshot_totals.get(key)
     if rows and remembered is not None and remembered[0] == _field(rows[0], "listed_snapshot"):
         total = remembered[1]
     else:
+        count_sql, count_params = queryset.order_by().values("pk").query.sql_with_params()
         with connection.cursor() as cursor:
-            cursor.execute(f"SELECT COUNT(*), {SNAPSHOT_SQL} FROM ({sql}) AS listed", params)
+            cursor.execute(f"SELECT COUNT(*), {SNAPSHOT_SQL} FROM ({count_sql}) AS listed", count_params)
             total, snapshot = cursor.fetchone()
         snapshot_totals.put(key, (snapshot, total))
     return Page(rows=rows, page=page, per_page=per_page, total=total)
