@@ -41,8 +41,8 @@ from .. import changes
 from .renderers import to_json
 from ..models import Attachment, Event, EventOrganizer, Organizer, PostKind, RenderedRecord, Term, Venue
 
-# Bump whenever a serializer's output changes, so rows of the old shape are never served.
-FORMAT_VERSION = "1"
+# Bump whenever a serializer's output or a row's columns change, so rows of the old shape are never served.
+FORMAT_VERSION = "2"
 
 HOME = "\x01home\x01"
 GLOBAL_ID_HOST = "\x01gid\x01"
@@ -199,8 +199,10 @@ def _model_rows(kind, ids, using, lock, only_language=None):
         records = _source_records(kind, record_slice, using, lock)
         for language in [only_language] if only_language else languages():
             for (row_kind, record_id), (body, sort_name) in _render_rows(kind, records, language).items():
+                links = " ".join(f"{ref_kind}:{ref_id}" for ref_kind, ref_id in references_in(body)) if row_kind == EVENT else ""
                 made.append(RenderedRecord(
-                    kind=row_kind, record_id=record_id, language=language, epoch=epoch, body=body, sort_name=sort_name[:200],
+                    kind=row_kind, record_id=record_id, language=language, epoch=epoch, body=body,
+                    sort_name=sort_name[:200], links=links,
                 ))
     return made
 
@@ -215,7 +217,7 @@ def render(kind, ids, using=DEFAULT_DB_ALIAS):
         rows = _model_rows(kind, ids, using, lock=True)
         RenderedRecord.objects.using(using).bulk_create(
             rows, batch_size=SLICE, update_conflicts=True,
-            unique_fields=["kind", "record_id", "language"], update_fields=["epoch", "body", "sort_name"],
+            unique_fields=["kind", "record_id", "language"], update_fields=["epoch", "body", "sort_name", "links"],
         )
 
 
@@ -234,10 +236,10 @@ def stale_rows(using=DEFAULT_DB_ALIAS):
     """[(row kind, record ID, language)] of stored rows that differ from a fresh rendering: none,
     as long as every write keeps the store true (tests and `events_render --check` ask)."""
     stored = {
-        (kind, record_id, language): (body, sort_name)
-        for kind, record_id, language, body, sort_name in RenderedRecord.objects.using(using)
+        (kind, record_id, language): (body, sort_name, links)
+        for kind, record_id, language, body, sort_name, links in RenderedRecord.objects.using(using)
         .filter(epoch=current_epoch())
-        .values_list("kind", "record_id", "language", "body", "sort_name")
+        .values_list("kind", "record_id", "language", "body", "sort_name", "links")
     }
     by_source = {}
     for kind, record_id, _language in stored:
@@ -245,7 +247,7 @@ def stale_rows(using=DEFAULT_DB_ALIAS):
     fresh = {}
     for source, ids in by_source.items():
         for row in _model_rows(source, ids, using, lock=False):
-            fresh[(row.kind, row.record_id, row.language)] = (row.body, row.sort_name)
+            fresh[(row.kind, row.record_id, row.language)] = (row.body, row.sort_name, row.links)
     return sorted(key for key, value in stored.items() if fresh.get(key) != value)
 
 
@@ -444,27 +446,59 @@ def fetch_rows(keys, language):
     Plain SQL: this runs two or three times on every read, and the ORM would spend longer
     compiling the statement than the database spends answering it.
     """
-    by_kind = {}
-    for kind, record_id in keys:
-        by_kind.setdefault(kind, set()).add(int(record_id))
-    if not by_kind:
+    wanted = sorted({(kind, int(record_id)) for kind, record_id in keys})
+    if not wanted:
         return {}
     connection = connections[DEFAULT_DB_ALIAS]
-    conditions, params = [], [language, current_epoch()]
-    for kind, ids in sorted(by_kind.items()):
-        if connection.vendor == "postgresql":
-            # One array parameter rather than one per ID: binding fifty parameters costs more
-            # than the database's answer.
-            conditions.append("(kind = %s AND record_id = ANY(%s))")
-            params.extend([kind, sorted(ids)])
-        else:
-            conditions.append(f"(kind = %s AND record_id IN ({', '.join(['%s'] * len(ids))}))")
-            params.extend([kind, *sorted(ids)])
     table = connection.ops.quote_name(RenderedRecord._meta.db_table)
-    sql = f"SELECT kind, record_id, body, sort_name FROM {table} WHERE language = %s AND epoch = %s AND ({' OR '.join(conditions)})"
+    if connection.vendor == "postgresql":
+        # One statement whatever the keys (so it runs prepared), looked up key by key in the unique
+        # index; two array parameters rather than one per key, as binding them costs more than
+        # the lookups.
+        sql = (
+            f"SELECT r.kind, r.record_id, r.body, r.sort_name FROM {table} r "
+            f"JOIN unnest(%s::text[], %s::bigint[]) AS wanted(kind, record_id) "
+            f"ON r.kind = wanted.kind AND r.record_id = wanted.record_id "
+            f"WHERE r.language = %s AND r.epoch = %s"
+        )
+        params = [[kind for kind, _ in wanted], [record_id for _, record_id in wanted], language, current_epoch()]
+    else:
+        by_kind = {}
+        for kind, record_id in wanted:
+            by_kind.setdefault(kind, []).append(record_id)
+        conditions, params = [], [language, current_epoch()]
+        for kind, ids in by_kind.items():
+            conditions.append(f"(kind = %s AND record_id IN ({', '.join(['%s'] * len(ids))}))")
+            params.extend([kind, *ids])
+        sql = (
+            f"SELECT kind, record_id, body, sort_name FROM {table} "
+            f"WHERE language = %s AND epoch = %s AND ({' OR '.join(conditions)})"
+        )
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         return {(kind, record_id): (body, sort_name) for kind, record_id, body, sort_name in cursor.fetchall()}
+
+
+def _stored_with_linked_sql(table, own_condition, json_ld):
+    """PostgreSQL: the rows `own_condition` selects, plus every row their events refer to (their
+    `links`) and, with `json_ld`, the JSON-LD rows of their venues and organizers, in one round
+    trip. Named parameters: language, epoch, and those of `own_condition`."""
+    linked_ld = (
+        f"UNION ALL SELECT kind || '_ld', record_id FROM linked WHERE kind IN ('{VENUE}', '{ORGANIZER}')"
+        if json_ld
+        else ""
+    )
+    return (
+        f"WITH own AS (SELECT kind, record_id, body, sort_name, links FROM {table} "
+        f"WHERE {own_condition} AND language = %(language)s AND epoch = %(epoch)s), "
+        f"linked AS (SELECT DISTINCT split_part(link, ':', 1) AS kind, split_part(link, ':', 2)::bigint AS record_id "
+        f"FROM own, unnest(string_to_array(own.links, ' ')) AS link WHERE own.links <> ''), "
+        f"wanted AS (SELECT kind, record_id FROM linked {linked_ld}) "
+        f"SELECT kind, record_id, body, sort_name FROM own UNION ALL "
+        f"SELECT r.kind, r.record_id, r.body, r.sort_name FROM {table} r "
+        f"JOIN wanted ON r.kind = wanted.kind AND r.record_id = wanted.record_id "
+        f"WHERE r.language = %(language)s AND r.epoch = %(epoch)s"
+    )
 
 
 class Unresolved(Exception):
@@ -489,27 +523,58 @@ class Assembler:
         self.rows.update(fetch_rows(wanted, self.language))
         self.absent.update(key for key in wanted if key not in self.rows)
 
+    def fetch_events(self, event_ids):
+        """The stored events and every row they embed: one query on PostgreSQL, two elsewhere."""
+        connection = connections[DEFAULT_DB_ALIAS]
+        keys = [(EVENT, pk) for pk in event_ids]
+        if connection.vendor != "postgresql":
+            self.fetch(keys)
+            self.fetch({key for pk in event_ids for key in self.references_of(pk)})
+            return
+        table = connection.ops.quote_name(RenderedRecord._meta.db_table)
+        sql = _stored_with_linked_sql(table, f"kind = '{EVENT}' AND record_id = ANY(%(ids)s::bigint[])", json_ld=False)
+        with connection.cursor() as cursor:
+            cursor.execute(sql, {**self._sql_params(), "ids": list(event_ids)})
+            self._found(cursor.fetchall())
+        self._absent_unless_found([*keys, *(key for pk in event_ids for key in self.references_of(pk))])
+
     def event_facts(self, event_id):
-        """The event's RecordFacts (None when there is no such event) and its own rows, in one query."""
+        """The event's RecordFacts (None when there is no such event) and its own rows, in one query;
+        on PostgreSQL also every row a single read of it needs (Assembler.single_event)."""
         connection = connections[DEFAULT_DB_ALIAS]
         events = connection.ops.quote_name(Event._meta.db_table)
         rows = connection.ops.quote_name(RenderedRecord._meta.db_table)
+        own = f"kind IN ('{EVENT}', '{EVENT_LD}') AND record_id = %(id)s"
+        if connection.vendor == "postgresql":
+            stored = _stored_with_linked_sql(rows, own, json_ld=True)
+        else:
+            stored = f"SELECT kind, record_id, body, sort_name FROM {rows} WHERE {own} AND language = %(language)s AND epoch = %(epoch)s"
         sql = (
-            f"SELECT e.status, e.author_id, e.password, e.status_before_trash, r.kind, r.body, r.sort_name "
-            f"FROM {events} e LEFT JOIN {rows} r ON r.record_id = e.id AND r.kind IN (%s, %s) "
-            f"AND r.language = %s AND r.epoch = %s WHERE e.id = %s"
+            f"SELECT e.status, e.author_id, e.password, e.status_before_trash, r.kind, r.record_id, r.body, r.sort_name "
+            f"FROM {events} e LEFT JOIN ({stored}) r ON true WHERE e.id = %(id)s"
         )
         with connection.cursor() as cursor:
-            cursor.execute(sql, [EVENT, EVENT_LD, self.language, current_epoch(), event_id])
+            cursor.execute(sql, {**self._sql_params(), "id": event_id})
             found = cursor.fetchall()
         if not found:
             return None
-        for *_facts, kind, body, sort_name in found:
-            if kind is not None:
-                self.rows[(kind, event_id)] = (body, sort_name)
-        self.absent.update(key for key in ((EVENT, event_id), (EVENT_LD, event_id)) if key not in self.rows)
+        self._found([row[4:] for row in found if row[4] is not None])
+        wanted = [(EVENT, event_id), (EVENT_LD, event_id)]
+        if connection.vendor == "postgresql":
+            wanted += [*self.references_of(event_id), *self.single_keys(event_id)]
+        self._absent_unless_found(wanted)
         status, author_id, password, status_before_trash = found[0][:4]
         return RecordFacts(PostKind.EVENT, event_id, status, author_id, password, status_before_trash)
+
+    def _sql_params(self):
+        return {"language": self.language, "epoch": current_epoch()}
+
+    def _found(self, rows):
+        for kind, record_id, body, sort_name in rows:
+            self.rows[(kind, record_id)] = (body, sort_name)
+
+    def _absent_unless_found(self, keys):
+        self.absent.update(key for key in keys if key not in self.rows)
 
     def keep_missing(self, embedded_too=True):
         """Store what this request looked for and did not find (rows that exist by then are kept),

@@ -17,6 +17,9 @@ class RenderedRecord(models.Model):
     body = models.TextField()
     # Embedded terms are listed by name (in the language), then ID, as WordPress lists them.
     sort_name = models.CharField(max_length=200, blank=True, default="")
+    # The rows an event's body refers to, as "kind:id" separated by spaces: PostgreSQL joins them
+    # in the same statement as the event without reading the body (empty for other kinds).
+    links = models.TextField(blank=True, default="")
 
     class Meta:
         constraints = [

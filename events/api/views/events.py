@@ -103,8 +103,7 @@ class EventViewSet(EventWriteActions, WPViewSet):
         request = self.request
         assembler = rendering.Assembler(request, translation.get_language())
         page_ids = [row["pk"] for row in rows]
-        assembler.fetch([(rendering.EVENT, pk) for pk in page_ids])
-        assembler.fetch({key for pk in page_ids for key in assembler.references_of(pk)})
+        assembler.fetch_events(page_ids)
         records = {}
         for row in rows:
             try:
