@@ -38,6 +38,7 @@ from django.utils.encoding import iri_to_uri
 
 from ..conf import events_settings
 from .. import changes
+from ..memory import RecentValues
 from .renderers import to_json
 from ..models import Attachment, Event, EventOrganizer, Organizer, PostKind, RenderedRecord, Term, Venue
 
@@ -402,6 +403,10 @@ _REFERENCE_TEXT = re.compile(r'"\\u0000(\w+):(\d+)"')
 _TERM_LIST_TEXT = re.compile(r'\[("\\u0000term:\d+"(?:,"\\u0000term:\d+")*)\]')
 
 
+# (REST root, origin) → the marker replacements of requests with them.
+_splices = RecentValues(max_entries=64)
+
+
 class Splicer:
     """Turns stored JSON text into this request's JSON: markers replaced by its URLs and host."""
 
@@ -410,12 +415,18 @@ class Splicer:
 
         http_request = getattr(request, "_request", request)
         root = rest_root(request)
-        self.replacements = [
-            (_marker_text(f"{HOME}wp-json/"), _text(root)),
-            (_marker_text(HOME), _text(site_url(request))),
-            (_marker_text(GLOBAL_ID_HOST), _text(_global_id_base(request))),
-            (_marker_text(ORIGIN), _text(f"{http_request.scheme}://{http_request.get_host()}")),
-        ]
+        origin = f"{http_request.scheme}://{http_request.get_host()}"
+        # The REST root (scheme, host, script and language prefix) and the origin determine every
+        # value, and a site's requests come with a handful of them.
+        self.replacements = _splices.get((root, origin))
+        if self.replacements is None:
+            self.replacements = [
+                (_marker_text(f"{HOME}wp-json/"), _text(root)),
+                (_marker_text(HOME), _text(site_url(request))),
+                (_marker_text(GLOBAL_ID_HOST), _text(_global_id_base(request))),
+                (_marker_text(ORIGIN), _text(origin)),
+            ]
+            _splices.put((root, origin), self.replacements)
 
     def text(self, body):
         for marker, value in self.replacements:
