@@ -41,6 +41,8 @@ READY_TIMEOUT = 60
 MAX_REQUESTS_PER_CLIENT = 1_000_000
 MAX_ERRORS_PER_CLIENT = 100
 SAMPLE_EVENT_IDS = 200
+# Reads of each list page before its warm query count is taken (list_query_counts).
+WARM_READS = 4
 # The signed rows' users and their login password; their application passwords are new each run.
 BENCH_READER, BENCH_WRITER = "bench-subscriber", "bench-editor"
 BENCH_PASSWORD = "bench-login-password"
@@ -522,11 +524,12 @@ def list_query_counts(port, endpoints):
         for per_page in (1, 50):
             # An unknown parameter (ignored by the API) makes a URL the read cache has never answered.
             path = f"{with_per_page(load.paths[0], per_page)}&bench_uncached={number}"
-            # The first read stores the page's records in the rendering store; the second is what
-            # every later read of them costs.
+            # The first read stores the page's records in the rendering store. A total is
+            # remembered per server process, so the fewest queries of a few later reads (each
+            # worker answering at least once) is what every warm read of the page costs.
             fetch(port, f"{path}-first", load.headers)
-            status, queries, _ = fetch(port, path, load.headers)
-            counts.append((status, queries))
+            answers = [fetch(port, path, load.headers)[:2] for _ in range(WARM_READS)]
+            counts.append(min(answers, key=lambda answer: int(answer[1] or 0)))
         rows.append((name, counts))
     return rows
 
