@@ -8,16 +8,17 @@ data from the records (the API's rendering store) listens, so writers need not k
 from django.db import DEFAULT_DB_ALIAS, models
 from django.dispatch import Signal
 
-# sender: the model class (Event, Venue, Organizer, Attachment, Term); ids: its changed records.
+# sender: the model class (Event, Venue, Organizer, Attachment, Term); ids: its changed records;
+# fields: the names of the fields written, or None when not known.
 records_changed = Signal()
 # sent when a service's writes are complete, still inside its transaction.
 writes_finished = Signal()
 
 
-def changed(model, ids, using=DEFAULT_DB_ALIAS):
+def changed(model, ids, using=DEFAULT_DB_ALIAS, fields=None):
     ids = list(ids)
     if ids:
-        records_changed.send(sender=model, ids=ids, using=using)
+        records_changed.send(sender=model, ids=ids, using=using, fields=fields)
 
 
 def finished(using=DEFAULT_DB_ALIAS):
@@ -30,5 +31,5 @@ class AnnouncedUpdates(models.QuerySet):
     def update(self, **kwargs):
         ids = list(self.order_by().values_list("pk", flat=True))
         count = super().update(**kwargs)
-        changed(self.model, ids, using=self.db)
+        changed(self.model, ids, using=self.db, fields=list(kwargs))
         return count

@@ -35,16 +35,8 @@ class Page:
         return self.page < self.total_pages
 
 
-def paginate(queryset, page, per_page):
-    """One COUNT and one page query, whatever the page size (venues, organizers, terms: small tables)."""
-    total = queryset.count()
-    offset = (page - 1) * per_page
-    rows = list(queryset[offset : offset + per_page]) if offset < total else []
-    return Page(rows=rows, page=page, per_page=per_page, total=total)
-
-
 def fetch_page(queryset, page, per_page):
-    """The rows of one page (events, venues, organizers) and the list's exact total: model
+    """The rows of one page (events, venues, organizers, terms) and the list's exact total: model
     instances, or dicts when `queryset` is a `values()` queryset.
 
     Counting an event list is the dearest part of it (an index-only scan of some 74,000 entries,
@@ -90,11 +82,14 @@ def _page_counted_alongside(queryset, offset, page, per_page):
     """One query for the page rows and the total: the count rides along as an uncorrelated subquery.
 
     Both databases evaluate that subquery once, and the page itself can still be read in index
-    order. An empty page has no row to carry the total; callers only need it for page 1, where it is 0.
+    order. An empty page has no row to carry the total: past the first page it is counted on its
+    own (a page past the last still reports the list's total).
     """
     total = queryset.order_by().annotate(listed=Func(F("pk"), function="COUNT")).values("listed")
     rows = list(queryset.annotate(listed_total=Subquery(total))[offset : offset + per_page])
-    return Page(rows=rows, page=page, per_page=per_page, total=_field(rows[0], "listed_total") if rows else 0)
+    if rows:
+        return Page(rows=rows, page=page, per_page=per_page, total=_field(rows[0], "listed_total"))
+    return Page(rows=rows, page=page, per_page=per_page, total=queryset.count() if page > 1 else 0)
 
 
 def _field(row, name):

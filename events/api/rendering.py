@@ -54,8 +54,13 @@ REFERENCE = "\x00"
 EVENT, EVENT_LD = "event", "event_ld"
 VENUE, VENUE_LD = "venue", "venue_ld"
 ORGANIZER, ORGANIZER_LD = "organizer", "organizer_ld"
-IMAGE, TERM = "image", "term"
-ROW_KINDS = {EVENT: (EVENT, EVENT_LD), VENUE: (VENUE, VENUE_LD), ORGANIZER: (ORGANIZER, ORGANIZER_LD), IMAGE: (IMAGE,), TERM: (TERM,)}
+IMAGE = "image"
+# A term as events embed it, and its standalone record (the categories and tags routes).
+TERM, TERM_RECORD = "term", "term_record"
+ROW_KINDS = {
+    EVENT: (EVENT, EVENT_LD), VENUE: (VENUE, VENUE_LD), ORGANIZER: (ORGANIZER, ORGANIZER_LD), IMAGE: (IMAGE,),
+    TERM: (TERM, TERM_RECORD),
+}
 SOURCE_OF_ROW = {row: source for source, rows in ROW_KINDS.items() for row in rows}
 SOURCE_KINDS = {Event: EVENT, Venue: VENUE, Organizer: ORGANIZER, Attachment: IMAGE, Term: TERM}
 RECORD_KINDS = {EVENT: PostKind.EVENT, VENUE: PostKind.VENUE, ORGANIZER: PostKind.ORGANIZER}
@@ -146,10 +151,11 @@ def _render_rows(kind, records, language):
     from .serializers.images import image_record
     from .serializers.json_ld import event_json_ld, organizer_json_ld, venue_json_ld
     from .serializers.organizers import OrganizerRecordSerializer
-    from .serializers.terms import embedded_term
+    from .serializers.terms import CategoryTree, TermRecordSerializer, embedded_term
     from .serializers.venues import VenueRecordSerializer
 
     request = RenderingRequest()
+    category_tree = CategoryTree()
     rows = {}
     with translation.override(language):
         for record in records:
@@ -169,6 +175,8 @@ def _render_rows(kind, records, language):
                     rows[(IMAGE, record.pk)] = image_record(record, request), ""
                 elif kind == TERM:
                     rows[(TERM, record.pk)] = embedded_term(record, request), record.name or ""
+                    context = {"request": request, "category_tree": category_tree}
+                    rows[(TERM_RECORD, record.pk)] = TermRecordSerializer(record, context=context).data, ""
             except NotRenderable:
                 continue
     return {key: (to_json(data), sort_name) for key, (data, sort_name) in rows.items()}
@@ -313,6 +321,22 @@ def _saved(sender, instance, using, **kwargs):
     mark_stale(kind, [instance.pk], using)
     if kind == IMAGE:
         _mark_image_holders(instance.pk, using)
+    elif kind == TERM:
+        _mark_term_descendants([instance.pk], using)
+
+
+def _mark_term_descendants(ids, using):
+    """A category's record URL holds its ancestors' slugs: a change of one changes its descendants'."""
+    children = {}
+    for pk, parent_id in Term.objects.using(using).exclude(parent_id=None).values_list("pk", "parent_id"):
+        children.setdefault(parent_id, []).append(pk)
+    descendants, waiting = set(), list(ids)
+    while waiting:
+        for child in children.get(waiting.pop(), ()):
+            if child not in descendants:
+                descendants.add(child)
+                waiting.append(child)
+    mark_stale(TERM, descendants, using)
 
 
 def _mark_image_holders(image_id, using):
@@ -331,7 +355,7 @@ def _deleting(sender, instance, using, **kwargs):
         mark_stale(EVENT, events.filter(organizer_links__organizer_id=instance.pk).values_list("pk", flat=True), using)
     elif kind == TERM:
         mark_stale(EVENT, events.filter(terms__pk=instance.pk).values_list("pk", flat=True), using)
-        mark_stale(TERM, Term.objects.using(using).filter(parent_id=instance.pk).values_list("pk", flat=True), using)
+        _mark_term_descendants([instance.pk], using)
     elif kind == IMAGE:
         mark_stale(EVENT, events.filter(image_id=instance.pk).values_list("pk", flat=True), using)
         _mark_image_holders(instance.pk, using)
@@ -362,8 +386,11 @@ def _author_deleting(sender, instance, using, **kwargs):
         mark_stale(SOURCE_KINDS[model], model.objects.using(using).filter(author_id=instance.pk).values_list("pk", flat=True), using)
 
 
-def _records_changed(sender, ids, using, **kwargs):
-    mark_stale(SOURCE_KINDS[_source_model(sender)], ids, using)
+def _records_changed(sender, ids, using, fields=None, **kwargs):
+    kind = SOURCE_KINDS[_source_model(sender)]
+    mark_stale(kind, ids, using)
+    if kind == TERM and (fields is None or {"slug", "parent", "parent_id"} & set(fields)):
+        _mark_term_descendants(ids, using)
 
 
 def _writes_finished(sender, using, **kwargs):

@@ -1,12 +1,15 @@
 """The categories and tags routes: one viewset shape for both taxonomies (terms.md)."""
+from django.utils import translation
 from rest_framework.response import Response
 
 from ...models import Taxonomy, Term
 from ...services import terms as term_service
+from .. import rendering
 from ..filters.terms import TermFilterSet, order_terms
 from ..links import namespace_url, with_query
-from ..pagination import Page, effective_per_page, paginate
+from ..pagination import Page, effective_per_page, fetch_page
 from ..parsing import is_truthy
+from ..renderers import JSONText, to_json
 from ..permissions import CanManageCategories, CanManageTags
 from ..serializers import term_params
 from ...numbers import parse_int
@@ -37,11 +40,24 @@ class TermViewSet(WPViewSet):
         filterset = TermFilterSet(data=self.filter_values(), queryset=self.get_queryset())
         include = params.get("include")
         queryset = order_terms(filterset.qs, params.get("orderby"), params.get("order"), include.ids if include else ())
-        page = self.fetch_page(queryset, params["page"], per_page)
-        # One context for the page: category ancestors are loaded once, not per row.
-        context = {"request": request}
-        records = [self.serialize(term, context) for term in page.rows]
-        return self.list_response(records, page)
+        # The page is read as IDs: the records come from the rendering store (api/rendering.py).
+        page = self.fetch_page(queryset.values("pk"), params["page"], per_page)
+        return self.list_response(self.page_records([row["pk"] for row in page.rows]), page)
+
+    def page_records(self, ids):
+        """The JSON texts of a page's records: stored renderings, built (and stored) where missing."""
+        assembler = rendering.Assembler(self.request, translation.get_language())
+        keys = {pk: (rendering.TERM_RECORD, pk) for pk in ids}
+        assembler.fetch(keys.values())
+        texts = {pk: assembler.fragment_text(key) for pk, key in keys.items() if key in assembler.rows}
+        built = [pk for pk in ids if pk not in texts]
+        if built:
+            # One context: category ancestors are loaded once, not per record.
+            context = {"request": self.request}
+            for term in self.get_queryset().filter(pk__in=built):
+                texts[term.pk] = to_json(self.serialize(term, context))
+            assembler.keep_missing()
+        return [texts[pk] for pk in ids if pk in texts]
 
     def filter_values(self):
         params = self.params
@@ -59,23 +75,22 @@ class TermViewSet(WPViewSet):
         return values
 
     def fetch_page(self, queryset, page_number, per_page):
-        return paginate(queryset, page_number, per_page)
+        return fetch_page(queryset, page_number, per_page)
 
     def list_response(self, records, page):
+        """The list envelope (terms.md §2 order) written around the records' JSON texts."""
         base = namespace_url(self.request, f"/{self.collection}/")
         filters = self.echoed_filters(page.per_page)
-        body = {
-            "rest_url": with_query(base, filters),
-            "total": page.total,
-            "total_pages": page.total_pages,
-            self.collection: records,
-        }
+        head = {"rest_url": with_query(base, filters), "total": page.total, "total_pages": page.total_pages}
+        links = {}
         if page.has_next:
-            body["next_rest_url"] = with_query(base, [*filters, ("page", page.page + 1)])
+            links["next_rest_url"] = with_query(base, [*filters, ("page", page.page + 1)])
         if page.page > 1:
             previous = [] if page.page == 2 else [("page", page.page - 1)]
-            body["previous_rest_url"] = with_query(base, [*filters, *previous])
-        response = Response(body)
+            links["previous_rest_url"] = with_query(base, [*filters, *previous])
+        text = f"{to_json(head)[:-1]},{to_json(self.collection)}:[{','.join(records)}]"
+        text += f",{to_json(links)[1:]}" if links else "}"
+        response = Response(JSONText(text))
         response["X-TEC-Total"] = str(page.total)
         response["X-TEC-TotalPages"] = str(page.total_pages)
         return response
