@@ -461,9 +461,6 @@ class Splicer:
                 body = body.replace(marker, value)
         return body
 
-    def load(self, body):
-        return json.loads(self.text(body))
-
 
 def _marker_text(marker):
     return to_json(marker)[1:-1]
@@ -551,7 +548,6 @@ class Assembler:
         self.language = language
         self.rows = {}
         self.absent = set()
-        self._loaded = {}
         self._texts = {}
 
     def fetch(self, keys):
@@ -633,12 +629,6 @@ class Assembler:
         row = self.rows.get((EVENT, event_id))
         return references_in(row[0]) if row else []
 
-    def loaded(self, key):
-        """A stored record parsed, for the single reads that add to it."""
-        if key not in self._loaded:
-            self._loaded[key] = json.loads(self.fragment_text(key))
-        return self._loaded[key]
-
     def event_text(self, event_id):
         """The event's JSON text with its linked records and terms joined in, without parsing it."""
         row = self.rows.get((EVENT, event_id))
@@ -666,44 +656,29 @@ class Assembler:
             self._texts[key] = self.splicer.text(self.rows[key][0])
         return self._texts[key]
 
-    def event(self, event_id):
-        record = self.splicer.load(self.rows[(EVENT, event_id)][0]) if (EVENT, event_id) in self.rows else None
-        if record is None:
-            raise Unresolved((EVENT, event_id))
-        if isinstance(record["image"], str):
-            record["image"] = self.loaded(_parse(record["image"]))
-        if isinstance(record["venue"], str):
-            record["venue"] = self.loaded(_parse(record["venue"]))
-        record["organizer"] = [self.loaded(_parse(item)) for item in record["organizer"]]
-        for name in ("categories", "tags"):
-            keys = [_parse(item) for item in record[name]]
-            terms = [self.loaded(key) for key in keys]
-            order = sorted(range(len(keys)), key=lambda index: (self.rows[keys[index]][1], keys[index][1]))
-            record[name] = [terms[index] for index in order]
-        return record
-
     def single_event(self, event_id, user, protected):
-        """The single read: the record plus JSON-LD (events.md §1.5) for `user`; after event_facts()."""
+        """The single read's JSON text (events.md §1.5) for `user`, after event_facts(): the list
+        record, its venue and organizers with their JSON-LD where `user` may read them, and the
+        event's own JSON-LD unless it is password-protected. Joined as text, as lists are."""
         from .. import roles
 
         self.fetch([*self.references_of(event_id), *self.single_keys(event_id)])
-        record = self.event(event_id)
         venue_ref = self._reference_of(event_id, VENUE)
         organizer_refs = self._references_of(event_id, ORGANIZER)
         if venue_ref is not None:
-            record["venue"] = self._with_json_ld(dict(record["venue"]), VENUE, venue_ref, "show_map", user, roles)
-        record["organizer"] = [
-            self._with_json_ld(dict(organizer), ORGANIZER, ref, "global_id", user, roles)
-            for organizer, ref in zip(record["organizer"], organizer_refs)
-        ]
-        if not protected:
-            linked = {}
-            if venue_ref is not None:
-                linked["location"] = self.loaded((VENUE_LD, venue_ref))
-            if organizer_refs:
-                linked["organizer"] = self.loaded((ORGANIZER_LD, organizer_refs[0]))
-            record["json_ld"] = _inserted_after(self.loaded((EVENT_LD, event_id)), "endDate", linked)
-        return record
+            self._give_json_ld(VENUE, venue_ref, "show_map", user, roles)
+        for ref in organizer_refs:
+            self._give_json_ld(ORGANIZER, ref, "global_id", user, roles)
+        text = self.event_text(event_id)
+        if protected:
+            return text
+        linked = []
+        if venue_ref is not None:
+            linked.append(f'"location":{self.fragment_text((VENUE_LD, venue_ref))}')
+        if organizer_refs:
+            linked.append(f'"organizer":{self.fragment_text((ORGANIZER_LD, organizer_refs[0]))}')
+        json_ld = _text_inserted_after(self.fragment_text((EVENT_LD, event_id)), "endDate", ",".join(linked))
+        return f'{text[:-1]},"json_ld":{json_ld}}}'
 
     def single_keys(self, event_id):
         """The JSON-LD rows a single read needs beyond the list record's."""
@@ -722,14 +697,17 @@ class Assembler:
         found = self._references_of(event_id, kind)
         return found[0] if found else None
 
-    def _with_json_ld(self, data, kind, record_id, before, user, roles):
-        """A linked record's `json_ld` in a single event read: when it is not blanked and `user` may read it."""
-        if isinstance(data.get(kind), list):  # blanked (password-protected): the name key holds []
-            return data
-        facts = RecordFacts.of_stored(RECORD_KINDS[kind], data)
-        if not roles.can_read(user, facts):
-            return data
-        return _inserted_before(data, before, {"json_ld": self.loaded((f"{kind}_ld", record_id))})
+    def _give_json_ld(self, kind, record_id, before, user, roles):
+        """A linked record's text in this read gets its `json_ld` (before the key `before`), unless
+        it is blanked (password-protected: its name key holds []) or `user` may not read it."""
+        key = (kind, record_id)
+        data = json.loads(self.fragment_text(key))
+        if isinstance(data.get(kind), list):
+            return
+        if not roles.can_read(user, RecordFacts.of_stored(RECORD_KINDS[kind], data)):
+            return
+        json_ld = self.fragment_text((f"{kind}_ld", record_id))
+        self._texts[key] = _text_inserted_before(self.fragment_text(key), before, f'"json_ld":{json_ld}')
 
 
 class RecordFacts:
@@ -759,28 +737,28 @@ class RecordFacts:
         return cls(kind, data.get("id"), data.get("status"), int(author) if author not in (None, "", "0") else None)
 
 
-def _parse(text):
-    kind, record_id = text[len(REFERENCE):].split(":")
-    return kind, int(record_id)
+def _text_inserted_before(text, key, member):
+    """The JSON object `text` with `member` ('"name":value') put before its top-level `key`, or
+    at its end when it has none (the stored texts are compact, their keys unique)."""
+    if text.startswith(f'{{"{key}":'):
+        return f"{{{member},{text[1:]}"
+    position = text.find(f',"{key}":')
+    if position < 0:
+        return f"{text[:-1]},{member}}}" if text != "{}" else f"{{{member}}}"
+    return f"{text[:position]},{member}{text[position:]}"
 
 
-def _inserted_before(data, key, extra):
-    if key not in data:
-        return {**data, **extra}
-    result = {}
-    for name, value in data.items():
-        if name == key:
-            result.update(extra)
-        result[name] = value
-    return result
+def _text_inserted_after(text, key, members):
+    """The JSON object `text` with `members` put after the value of its top-level `key`, or at its
+    end when it has none."""
+    if not members:
+        return text
+    name = f'"{key}":'
+    position = text.find(name)
+    if position < 0:
+        return f"{text[:-1]},{members}}}" if text != "{}" else f"{{{members}}}"
+    _value, end = _JSON_DECODER.raw_decode(text, position + len(name))
+    return f"{text[:end]},{members}{text[end:]}"
 
 
-def _inserted_after(data, key, extra):
-    result = {}
-    for name, value in data.items():
-        result[name] = value
-        if name == key:
-            result.update(extra)
-    for name, value in extra.items():
-        result.setdefault(name, value)
-    return result
+_JSON_DECODER = json.JSONDecoder()

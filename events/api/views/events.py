@@ -14,7 +14,7 @@ from .. import errors, rendering
 from ..filters.events import EventFilterSet, date_window, filter_values
 from ..links import namespace_url
 from ..pagination import effective_per_page, fetch_page, list_response, page_links
-from ..renderers import to_json
+from ..renderers import JSONText, to_json
 from ..params import MAX_RECORD_ID
 from ..serializers.event_params import (
     EventListParams,
@@ -187,7 +187,7 @@ class EventViewSet(EventWriteActions, WPViewSet):
         except rendering.Unresolved:
             assembler.keep_missing()
             return self.single_read(find_event(self.get_queryset(), record_id))
-        return Response(record)
+        return Response(JSONText(record))
 
     def single_read(self, event):
         request = self.request
