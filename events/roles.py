@@ -82,23 +82,46 @@ def load_rights(user):
     prepared statement saves a query, and the ORM's compilation of two, on every signed request.
     Other authentication backends are still asked as usual.
     """
-    if hasattr(user, "_perm_cache") or not user.is_active or user.is_superuser:
-        return
-    if MODEL_BACKEND not in settings.AUTHENTICATION_BACKENDS:
-        return
-    sql = _rights_sql()
-    if sql is None:  # a user model without PermissionsMixin: leave it to the backends
+    if hasattr(user, "_perm_cache") or not _rights_read_here(user):
         return
     from django.contrib.auth.models import Permission
 
     with connections[router.db_for_read(Permission)].cursor() as cursor:
-        cursor.execute(sql, [user.pk, user.pk])
+        cursor.execute(_rights_sql(), [user.pk, user.pk])
         user._perm_cache = {f"{app_label}.{codename}" for app_label, codename in cursor.fetchall()}
 
 
+def _rights_read_here(user):
+    """Whether ModelBackend's rights of `user` are read by this module (else the backends ask)."""
+    return (
+        user.is_active
+        and not user.is_superuser
+        and MODEL_BACKEND in settings.AUTHENTICATION_BACKENDS
+        # None: a user model without PermissionsMixin
+        and _rights_sql() is not None
+    )
+
+
+def rights_column(user_column):
+    """A SQL expression of the rights of the user whose ID is `user_column` (a column of the
+    enclosing statement), as "app_label.codename" words separated by spaces, or None when this
+    module does not read rights. The authentication statement selects it, so that a signed
+    request reads its user and the user's rights in one round trip (adopt_rights)."""
+    sql = _rights_sql(user_column, aggregated=True)
+    return f"({sql})" if sql is not None else None
+
+
+def adopt_rights(user, rights_text):
+    """Keep the rights read by rights_column() as `user`'s, as load_rights() would have read them."""
+    if not hasattr(user, "_perm_cache") and _rights_read_here(user):
+        user._perm_cache = set(rights_text.split())
+
+
 @functools.cache
-def _rights_sql():
-    """The SQL of a user's own and group permissions, from the models' table and column names."""
+def _rights_sql(user_column=None, aggregated=False):
+    """The SQL of a user's own and group permissions, from the models' table and column names:
+    for the user `user_column` names, or for a user ID given twice as a parameter; rows of
+    (app_label, codename), or `aggregated` into one text of "app_label.codename" words."""
     from django.contrib.auth import get_user_model
     from django.contrib.auth.models import Group, Permission
     from django.contrib.contenttypes.models import ContentType
@@ -111,19 +134,24 @@ def _rights_sql():
         return None
     granted = Group._meta.get_field("permissions").remote_field.through._meta
     quote = connection.ops.quote_name
+    user = user_column or "%s"
 
     def column(meta, model):
         return quote(next(f.column for f in meta.fields if f.is_relation and f.related_model is model))
 
+    selected = f"ct.{quote('app_label')}, p.{quote('codename')}"
+    if aggregated:
+        concatenate = "string_agg" if connection.vendor == "postgresql" else "group_concat"
+        selected = f"{concatenate}(ct.{quote('app_label')} || '.' || p.{quote('codename')}, ' ')"
     return (
-        f"SELECT ct.{quote('app_label')}, p.{quote('codename')} "
+        f"SELECT {selected} "
         f"FROM {quote(Permission._meta.db_table)} p "
         f"JOIN {quote(ContentType._meta.db_table)} ct ON ct.{quote('id')} = p.{quote('content_type_id')} "
         f"WHERE p.{quote('id')} IN ("
-        f"SELECT {column(own, Permission)} FROM {quote(own.db_table)} WHERE {column(own, user_model)} = %s "
+        f"SELECT {column(own, Permission)} FROM {quote(own.db_table)} WHERE {column(own, user_model)} = {user} "
         f"UNION SELECT g.{column(granted, Permission)} FROM {quote(granted.db_table)} g "
         f"JOIN {quote(membership.db_table)} m ON m.{column(membership, Group)} = g.{column(granted, Group)} "
-        f"WHERE m.{column(membership, user_model)} = %s)"
+        f"WHERE m.{column(membership, user_model)} = {user})"
     )
 
 

@@ -525,9 +525,13 @@ def test_the_api_reference_page_lists_the_credential_routes(prefix, heading):
         assert f"http://testserver{prefix}/wp-json/wp/v2/users/{{user_id}}/{path}</code>" in page
 
 
+# An application password: one statement finds the user, their application passwords and their
+# rights. A login password: one finds the user, one reads their rights (not ModelBackend's two).
+SIGNED_READ_EXTRA_QUERIES = {"application": 1, "login": 2}
+
+
 @pytest.mark.parametrize("credential", ["application", "login"])
-def test_a_signed_read_costs_two_queries_more_than_an_anonymous_one(issued, credential):
-    """One to find the user and their application passwords, one for their rights (not ModelBackend's two)."""
+def test_a_signed_read_costs_a_query_or_two_more_than_an_anonymous_one(issued, credential):
     _record, password = issued
     client = signed("ed", password if credential == "application" else LOGIN_PASSWORD)
     event = make_event("Open day")
@@ -537,4 +541,18 @@ def test_a_signed_read_costs_two_queries_more_than_an_anonymous_one(issued, cred
         assert APIClient().get(path).status_code == 200
     with CaptureQueriesContext(connection) as signed_read:
         assert client.get(path).status_code == 200
-    assert len(signed_read.captured_queries) == len(anonymous.captured_queries) + 2
+    assert len(signed_read.captured_queries) == len(anonymous.captured_queries) + SIGNED_READ_EXTRA_QUERIES[credential]
+
+
+@pytest.mark.parametrize("role", ["subscriber", "contributor", "editor"])
+def test_the_rights_read_with_an_application_password_are_the_roles_rights(role):
+    """What the authentication statement reads of a caller's rights decides as ModelBackend would."""
+    user = make_user(role)
+    secret = credentials.issue_application_password(ApplicationPassword(user=user, name="laptop"))
+    draft = make_event("Draft by another", status=PostStatus.DRAFT)
+    client = signed(user.username, secret)
+    read = client.get(f"{API}/events/{draft.pk}")
+    created = post_json(client, "/events", {"title": "Mine", "start_date": "2030-01-01 10:00:00", "end_date": "2030-01-01 11:00:00"})
+    fresh = get_user_model().objects.get(pk=user.pk)
+    assert (read.status_code == 200) is fresh.has_perm("events.edit_others_events")
+    assert (created.status_code == 201) is fresh.has_perm("events.edit_events")
