@@ -17,8 +17,8 @@ class BasicAuthentication(authentication.BasicAuthentication):
     """Username + application password (as WordPress clients send them) or login password.
 
     The common case, an application password, costs one query (the user's rights come with it)
-    and one HMAC; a login password costs
-    the password hasher once per process and user, then one HMAC (events.services.credentials).
+    and one HMAC; a login password costs the password hasher once per process and user, then one
+    HMAC (events.services.credentials).
     `request.auth` is the ApplicationPassword that authenticated the request, or None.
     """
 
