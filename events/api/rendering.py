@@ -610,6 +610,19 @@ class Assembler:
     def _absent_unless_found(self, keys):
         self.absent.update(key for key in keys if key not in self.rows)
 
+    def record_texts(self, kind, ids, build, stored=None):
+        """The JSON texts of a list page's venues, organizers or terms (row `kind`), in `ids` order:
+        stored renderings, and `build(ids)` → {id: text} for the others, which are then stored.
+        `stored(id)` false: the record's text depends on the request and is always built."""
+        keys = {pk: (kind, pk) for pk in ids if stored is None or stored(pk)}
+        self.fetch(keys.values())
+        texts = {pk: self.fragment_text(key) for pk, key in keys.items() if key in self.rows}
+        missing = [pk for pk in ids if pk not in texts]
+        if missing:
+            texts.update(build(missing))
+            self.keep_missing()
+        return [texts[pk] for pk in ids if pk in texts]
+
     def keep_missing(self, embedded_too=True):
         """Store what this request looked for and did not find (rows that exist by then are kept),
         and what the events stored here embed, so that the next read finds them all."""

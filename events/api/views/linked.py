@@ -101,20 +101,16 @@ class LinkedViewSet(WPViewSet):
     def page_records(self, rows):
         """The JSON texts of a page's records: stored renderings where the record has no password
         (what a protected record shows depends on the request), built (and stored) otherwise."""
-        kind = rendering.SOURCE_KINDS[self.model]
+        protected = {row["pk"] for row in rows if row["password"]}
         assembler = rendering.Assembler(self.request, translation.get_language())
-        assembler.fetch([(kind, row["pk"]) for row in rows if not row["password"]])
-        texts = {}
-        for row in rows:
-            if not row["password"] and (kind, row["pk"]) in assembler.rows:
-                texts[row["pk"]] = assembler.fragment_text((kind, row["pk"]))
-        built = [row["pk"] for row in rows if row["pk"] not in texts]
-        if built:
-            context = self.unlock_context()
-            for record in self.get_queryset().filter(pk__in=built):
-                texts[record.pk] = to_json(self.serialize(record, **context))
-            assembler.keep_missing()
-        return [texts[row["pk"]] for row in rows]
+        return assembler.record_texts(
+            rendering.SOURCE_KINDS[self.model], [row["pk"] for row in rows], self.built_texts,
+            stored=lambda pk: pk not in protected,
+        )
+
+    def built_texts(self, ids):
+        context = self.unlock_context()
+        return {record.pk: to_json(self.serialize(record, **context)) for record in self.get_queryset().filter(pk__in=ids)}
 
     def filter_values(self):
         params, values = self.params, {}

@@ -47,17 +47,12 @@ class TermViewSet(WPViewSet):
     def page_records(self, ids):
         """The JSON texts of a page's records: stored renderings, built (and stored) where missing."""
         assembler = rendering.Assembler(self.request, translation.get_language())
-        keys = {pk: (rendering.TERM_RECORD, pk) for pk in ids}
-        assembler.fetch(keys.values())
-        texts = {pk: assembler.fragment_text(key) for pk, key in keys.items() if key in assembler.rows}
-        built = [pk for pk in ids if pk not in texts]
-        if built:
-            # One context: category ancestors are loaded once, not per record.
-            context = {"request": self.request}
-            for term in self.get_queryset().filter(pk__in=built):
-                texts[term.pk] = to_json(self.serialize(term, context))
-            assembler.keep_missing()
-        return [texts[pk] for pk in ids if pk in texts]
+        return assembler.record_texts(rendering.TERM_RECORD, ids, self.built_texts)
+
+    def built_texts(self, ids):
+        # One context: category ancestors are loaded once, not per record.
+        context = {"request": self.request}
+        return {term.pk: to_json(self.serialize(term, context)) for term in self.get_queryset().filter(pk__in=ids)}
 
     def filter_values(self):
         params = self.params
