@@ -478,8 +478,8 @@ def references_in(body):
 def fetch_rows(keys, language):
     """{(row kind, record ID): (body, sort name)} of the current epoch, in one query.
 
-    Plain SQL: this runs two or three times on every read, and the ORM would spend longer
-    compiling the statement than the database spends answering it.
+    Plain SQL: stored reads run this (or _stored_with_linked_sql) on every request, and the ORM
+    would spend longer compiling the statement than the database spends answering it.
     """
     wanted = sorted({(kind, int(record_id)) for kind, record_id in keys})
     if not wanted:
