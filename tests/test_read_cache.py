@@ -3,6 +3,7 @@ import pytest
 from django.core.cache import cache
 from django.core.management import call_command
 from django.core.management.base import SystemCheckError
+from django.test import override_settings
 
 from events.models import Event
 
@@ -124,3 +125,77 @@ def test_reads_are_served_from_redis_and_a_queryset_update_invalidates_them(sett
     assert hit.content == first.content
     Event.objects.filter(pk=event.pk).update(title="Matinee")
     assert api.get(url).json()["title"] == "Matinee"
+
+
+@pytest.fixture
+def redis_read_cache(settings, read_cache):
+    """The read cache on the Redis that runs beside the suite (skipped where there is none)."""
+    import redis
+
+    location = "redis://127.0.0.1:6379/15"
+    try:
+        redis.Redis.from_url(location, socket_connect_timeout=1).flushdb()
+    except redis.exceptions.ConnectionError:
+        pytest.skip("Redis is not reachable on 127.0.0.1:6379")
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": location}}
+    return redis.Redis.from_url(location)
+
+
+CACHED_HEADERS = ("ETag", "Vary", "Cache-Control", "Link", "Allow", "X-TEC-Total", "X-TEC-TotalPages", "Content-Type")
+
+
+def test_an_answer_from_the_cache_is_finished_as_a_fresh_one(api, redis_read_cache, django_assert_num_queries):
+    make_event("Concert")
+    url = f"{API}/events"
+    fresh = api.get(url)
+    with django_assert_num_queries(0):
+        hit = api.get(url)
+        not_modified = api.get(url, HTTP_IF_NONE_MATCH=fresh["ETag"])
+        head = api.head(url)
+    for header in CACHED_HEADERS:
+        assert hit[header] == fresh[header]
+    assert not_modified.status_code == 304 and not_modified.content == b""
+    for header in ("ETag", "Vary", "Cache-Control", "Link", "Allow"):
+        assert not_modified[header] == fresh[header]
+    assert head.status_code == 200 and head.content == b"" and head["ETag"] == fresh["ETag"]
+
+
+def test_cors_headers_are_the_requests_own_never_the_stored_ones(api, redis_read_cache, django_assert_num_queries):
+    make_event("Concert")
+    url = f"{API}/events"
+    from_widget = api.get(url, HTTP_ORIGIN="https://widget.example")
+    assert from_widget["Access-Control-Allow-Origin"] == "https://widget.example"
+    with django_assert_num_queries(0):
+        plain = api.get(url)
+        from_other = api.get(url, HTTP_ORIGIN="https://other.example")
+        revalidated = api.get(url, HTTP_ORIGIN="https://other.example", HTTP_IF_NONE_MATCH=plain["ETag"])
+    assert "Access-Control-Allow-Origin" not in plain
+    assert "Origin" not in plain["Vary"]
+    assert from_other["Access-Control-Allow-Origin"] == "https://other.example"
+    assert "Origin" in from_other["Vary"]
+    assert revalidated.status_code == 304
+    assert revalidated["Access-Control-Allow-Origin"] == "https://other.example"
+
+
+def test_a_hit_survives_redis_dropping_the_connection(api, redis_read_cache, django_assert_num_queries):
+    event = make_event("Concert")
+    url = f"{API}/events/{event.pk}"
+    first = api.get(url)
+    api.get(url)  # this thread now holds its connection
+    redis_read_cache.client_kill_filter(_type="normal", skipme=True)
+    with django_assert_num_queries(0):
+        again = api.get(url)
+    assert again.status_code == 200 and again.content == first.content
+
+
+def test_reads_go_on_when_the_cache_is_unreachable(api, read_cache, caplog):
+    event = make_event("Concert")
+    # Nothing listens on port 1: every cache operation fails at once.
+    unreachable = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": "redis://127.0.0.1:1/0"}}
+    with override_settings(CACHES=unreachable):
+        for _ in range(2):
+            response = api.get(f"{API}/events/{event.pk}")
+            assert response.status_code == 200
+            assert response.json()["title"] == "Concert"
+            assert response["ETag"]
+    assert "read cache could not be read" in caplog.text

@@ -19,6 +19,8 @@ from . import errors
 # Headers that are part of what a list shows, besides its body.
 SHOWN_HEADERS = ("X-WP-Total", "X-WP-TotalPages", "X-TEC-Total", "X-TEC-TotalPages")
 WRITE_METHODS = {"POST", "PUT", "PATCH", "DELETE"}
+# What a 304 repeats of the answer it stands for (RFC 9110 §15.4.5), and the WordPress headers.
+NOT_MODIFIED_HEADERS = ("ETag", "Vary", "Cache-Control", "Link", "Allow")
 
 
 def etag_of(response):
@@ -43,22 +45,26 @@ def matches(header, etag):
     return "*" in tags or etag.removeprefix("W/") in tags
 
 
-def finish_read(request, response, signed_in):
-    """Validators and caching rules of a GET/HEAD answer; 304 when the client's copy is current."""
+def add_validators(request, response, signed_in):
+    """The ETag and the caching rules of a GET/HEAD answer."""
     patch_vary_headers(response, ("Authorization", "Cookie"))
     # A shared cache may keep anonymous answers (and must ask again each time); never a signed-in one.
     patch_cache_control(response, no_cache=True, **({"private": True} if signed_in else {"public": True}))
-    if response.status_code != 200:
+    if response.status_code == 200:
+        response["ETag"] = etag_of(response)
+
+
+def not_modified_or(request, response):
+    """304 Not Modified, without a body, when the client's copy is current; else the answer itself."""
+    etag = response.get("ETag") if response.status_code == 200 else None
+    if etag is None or not matches(request.META.get("HTTP_IF_NONE_MATCH"), etag):
         return response
-    etag = etag_of(response)
-    response["ETag"] = etag
-    if matches(request.META.get("HTTP_IF_NONE_MATCH"), etag):
-        not_modified = HttpResponseNotModified()
-        for name in ("ETag", "Vary", "Cache-Control", "Link", "Allow"):
-            if name in response:
-                not_modified[name] = response[name]
-        return not_modified
-    return response
+    return not_modified(response.headers)
+
+
+def not_modified(headers):
+    """The 304 for an answer with these headers: its validator and caching rules, no body."""
+    return HttpResponseNotModified(headers={name: headers[name] for name in NOT_MODIFIED_HEADERS if name in headers})
 
 
 def check_if_match(request, route_path, dispatch):

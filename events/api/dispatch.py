@@ -66,12 +66,31 @@ def render(response):
 
 @csrf_exempt
 def rest_dispatch(request, path=""):
-    """The single entry point of the REST root (`{root}`, i.e. `/wp-json/`)."""
-    request.rest_root = request.build_absolute_uri(request.path[: len(request.path) - len(path)])
-    route_path = "/" + path.strip("/")
+    """The single entry point of the REST root (`{root}`, i.e. `/wp-json/`).
+
+    An answer from the read cache comes finished (WordPress headers, validators and caching rules
+    were stored with it), so a hit, and above all a 304, costs one cache round trip and no more.
+    """
     original_method = request.method.upper()
+    cacheable = read_cache.is_cacheable(request)
+    response = read_cache.fetch(request) if cacheable else None
+    if response is None:
+        request.rest_root = request.build_absolute_uri(request.path[: len(request.path) - len(path)])
+        response = _answered(request, "/" + path.strip("/"), original_method)
+        if cacheable:
+            read_cache.store(request, response)
+    if original_method in ("GET", "HEAD"):
+        response = conditional.not_modified_or(request, response)
+    _add_cors_headers(request, response)
+    if original_method == "HEAD":
+        response.content = b""
+    return response
+
+
+def _answered(request, route_path, original_method):
+    """The rendered answer to the request, with its WordPress headers and, for reads, validators."""
     try:
-        response = _cached_or_dispatched(request, route_path)
+        response = _dispatch(request, route_path)
     except errors.ApiError as error:
         response = error.as_response()
     except errors.DATABASE_FAILURES as error:
@@ -80,33 +99,19 @@ def rest_dispatch(request, path=""):
         errors.logger.exception("Unhandled error while serving %s %s", request.method, request.get_full_path())
         response = errors.internal_error().as_response()
     response = render(response)
-    _add_wordpress_headers(request, response, route_path)
+    _add_wordpress_headers(request, response)
     if isinstance(response, Response):
         response = _apply_global_params(request, response)
+    if hasattr(response, "render"):
+        response.render()
     if original_method in ("GET", "HEAD"):
-        response = conditional.finish_read(request, response, _signed_in(request))
-    if original_method == "HEAD":
-        if hasattr(response, "render"):
-            response.render()
-        response.content = b""
+        conditional.add_validators(request, response, _signed_in(request))
     return response
 
 
 def _signed_in(request):
     user = getattr(request, "api_user", None)
     return bool(user is not None and user.is_authenticated) or "HTTP_AUTHORIZATION" in request.META
-
-
-def _cached_or_dispatched(request, route_path):
-    if not read_cache.is_cacheable(request):
-        return _dispatch(request, route_path)
-    response = read_cache.fetch(request)
-    if response is not None:
-        request.matched_route, _kwargs = match_route(route_path)
-        return response
-    response = _dispatch(request, route_path)
-    read_cache.store(request, response)
-    return response
 
 
 def _dispatch(request, route_path):
@@ -158,13 +163,17 @@ def _requested_language(params):
     return translation.get_language()
 
 
-def _add_wordpress_headers(request, response, route_path):
+def _add_wordpress_headers(request, response):
     response["Link"] = f'<{request.rest_root}>; rel="https://api.w.org/"'
     response["X-Content-Type-Options"] = "nosniff"
     response["X-Robots-Tag"] = "noindex"
     route = getattr(request, "matched_route", None)
     if route is not None:
         response["Allow"] = ", ".join(_allowed_methods(request, route))
+
+
+def _add_cors_headers(request, response):
+    """CORS headers, which depend on the request's Origin and so are never stored with a read."""
     origin = request.META.get("HTTP_ORIGIN")
     if origin:
         # Every origin may read what anonymous clients read (and sign with Basic credentials of its
