@@ -118,6 +118,28 @@ def test_a_connection_the_server_closed_is_replaced_before_use(api):
     assert connection.connection.info.backend_pid != pid
 
 
+def test_the_health_check_of_a_sound_connection_sends_nothing_to_the_server(api):
+    """The project's backend checks the socket, not the server: no `SELECT 1` round trip per request."""
+    assert api.get(f"{API}/events").status_code == 200
+    marker = "SELECT 'last statement before the check'"
+    with connection.cursor() as cursor:
+        cursor.execute(marker)
+    pid = connection.connection.info.backend_pid
+    close_old_connections()  # what request_started does: the next use checks the connection
+    connection.close_if_health_check_failed()  # the check a request's first query runs
+    observer = connections.create_connection("default")
+    try:
+        with observer.cursor() as cursor:
+            cursor.execute("SELECT query FROM pg_stat_activity WHERE pid = %s", [pid])
+            last = cursor.fetchone()[0]
+    finally:
+        observer.close()
+    assert connection.health_check_done
+    assert connection.connection.info.backend_pid == pid
+    assert last == marker
+    assert api.get(f"{API}/events").status_code == 200
+
+
 def test_the_statement_timeout_reaches_the_connection():
     with connection.cursor() as cursor:
         cursor.execute("SHOW statement_timeout")
