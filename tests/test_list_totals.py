@@ -89,3 +89,45 @@ def test_a_write_still_open_elsewhere_is_not_counted_and_is_once_committed(api):
     writer.join(WAIT_SECONDS)
     assert errors == []
     assert listed_total(api)[0] == 2
+
+
+def test_requests_that_miss_together_count_once(api):
+    """After a commit every request of a list misses at once; one counts and the others wait for it."""
+    for _ in range(3):
+        make_event()
+    readers = 4
+
+    def counts_when_all_miss_together():
+        snapshot_totals.clear()
+        # A reader about to count waits (briefly) for the others to be about to count too: without
+        # a single count per process they all get there, with it only one ever does.
+        about_to_count = threading.Barrier(readers, timeout=0.5)
+        counted, answers = [], []
+
+        def meet_before_counting(execute, sql, params, many, context):
+            if "COUNT(" in sql.upper():
+                try:
+                    about_to_count.wait()
+                except threading.BrokenBarrierError:
+                    pass
+            return execute(sql, params, many, context)
+
+        def read():
+            try:
+                with connection.execute_wrapper(meet_before_counting):
+                    total, header, was_counted = listed_total(api)
+                answers.append((total, header))
+                counted.append(was_counted)
+            finally:
+                connection.close()
+
+        threads = [threading.Thread(target=read) for _ in range(readers)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(WAIT_SECONDS)
+        assert answers == [(3, 3)] * readers
+        return sum(counted)
+
+    # A commit elsewhere between two readers' statements gives them different snapshots (and two counts).
+    assert any(counts_when_all_miss_together() == 1 for _ in range(ATTEMPTS // 3))

@@ -1,5 +1,6 @@
 """Paging of every list: WordPress-style page/per_page, totals, headers and the page links."""
 import math
+import threading
 from dataclasses import dataclass
 
 from django.db import connections
@@ -66,16 +67,28 @@ def fetch_page(queryset, page, per_page):
     else:
         rows = list(listed[offset : offset + per_page])
     key = repr((sql, params))
-    remembered = snapshot_totals.get(key)
-    if rows and remembered is not None and remembered[0] == _field(rows[0], "listed_snapshot"):
-        total = remembered[1]
-    else:
-        count_sql, count_params = queryset.order_by().values("pk").query.sql_with_params()
-        with connection.cursor() as cursor:
-            cursor.execute(f"SELECT COUNT(*), {SNAPSHOT_SQL} FROM ({count_sql}) AS listed", count_params)
-            total, snapshot = cursor.fetchone()
-        snapshot_totals.put(key, (snapshot, total))
+    snapshot = _field(rows[0], "listed_snapshot") if rows else None
+    total = _remembered_total(key, snapshot)
+    if total is None:
+        # After a commit every request of a list misses at once: the first thread of the process
+        # counts, the others wait for its total instead of each running the same count.
+        with _counting_locks[hash(key) % len(_counting_locks)]:
+            total = _remembered_total(key, snapshot)
+            if total is None:
+                count_sql, count_params = queryset.order_by().values("pk").query.sql_with_params()
+                with connection.cursor() as cursor:
+                    cursor.execute(f"SELECT COUNT(*), {SNAPSHOT_SQL} FROM ({count_sql}) AS listed", count_params)
+                    total, counted_at = cursor.fetchone()
+                snapshot_totals.put(key, (counted_at, total))
     return Page(rows=rows, page=page, per_page=per_page, total=total)
+
+
+def _remembered_total(key, snapshot):
+    """The total counted for this list at exactly this snapshot, or None."""
+    remembered = snapshot_totals.get(key)
+    if snapshot is not None and remembered is not None and remembered[0] == snapshot:
+        return remembered[1]
+    return None
 
 
 def _page_counted_alongside(queryset, offset, page, per_page):
@@ -102,6 +115,9 @@ SNAPSHOT_SQL = "pg_current_snapshot()::text"
 
 # List totals by list query: (snapshot, total) of the most recently counted 512 lists of a process.
 snapshot_totals = RecentValues(max_entries=512)
+# A few locks shared by all lists (by the hash of the list's key) rather than one per list, so
+# that their number stays bounded; two lists that share one only count one after the other.
+_counting_locks = [threading.Lock() for _ in range(32)]
 
 
 def page_links(base_url, filters, page):
