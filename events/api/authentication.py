@@ -175,14 +175,15 @@ class SessionAuthentication(authentication.SessionAuthentication):
     """
 
     def authenticate(self, request):
-        user = getattr(request._request, "user", None)
-        if user is None or not user.is_active or not user.is_authenticated:
-            return None
         django_request = request._request
         nonce = django_request.META.get("HTTP_X_WP_NONCE")
         if nonce and not django_request.META.get("HTTP_X_CSRFTOKEN"):
             django_request.META["HTTP_X_CSRFTOKEN"] = nonce
         if not django_request.META.get("HTTP_X_CSRFTOKEN"):
+            # Looked at first: without a token nobody is signed in, so the session need not be read.
+            return None
+        user = getattr(django_request, "user", None)
+        if user is None or not user.is_active or not user.is_authenticated:
             return None
         try:
             self.check_nonce(django_request)
