@@ -13,7 +13,7 @@ from ...services import visibility
 from .. import errors, rendering
 from ..filters.events import EventFilterSet, date_window, filter_values
 from ..links import namespace_url
-from ..pagination import effective_per_page, fetch_page, list_response, page_links
+from ..pagination import ListStatement, effective_per_page, fetch_page, list_response, page_links
 from ..renderers import JSONText, to_json
 from ..params import MAX_RECORD_ID
 from ..serializers.event_params import (
@@ -76,10 +76,17 @@ class EventViewSet(EventWriteActions, WPViewSet):
         return queryset
 
     def listed(self, queryset):
+        return self.listed_as(queryset, self.listable())
+
+    def listable(self):
         user = self.request.user
         statuses = visibility.listed_statuses(user, self.kind, self.params.get("status"))
+        return visibility.listable(user, self.kind, statuses)
+
+    @staticmethod
+    def listed_as(queryset, listable):
         # Hidden events are readable singly but never listed, whatever the role (events.md §2.2).
-        return queryset.filter(visibility.listable(user, self.kind, statuses)).exclude(hide_from_listings=True)
+        return queryset.filter(listable).exclude(hide_from_listings=True)
 
     # --- list -----------------------------------------------------------------------------------
 
@@ -87,10 +94,16 @@ class EventViewSet(EventWriteActions, WPViewSet):
         params = self.params
         page_number, per_page = params["page"], effective_per_page(params["per_page"])
         window = date_window(params, self.sent)
-        filterset = EventFilterSet(data=filter_values(self.params, window), queryset=self.listed(Event.objects.all()))
-        # The page is read as IDs: the records come from the rendering store (api/rendering.py).
-        queryset = filterset.qs.order_by(*self.ordering()).values(*rendering.RecordFacts.COLUMNS)
-        page = fetch_page(queryset, page_number, per_page)
+        filters, listable, ordering = filter_values(self.params, window), self.listable(), self.ordering()
+
+        def page_query():
+            filterset = EventFilterSet(data=filters, queryset=self.listed_as(Event.objects.all(), listable))
+            # The page is read as IDs: the records come from the rendering store (api/rendering.py).
+            return filterset.qs.order_by(*ordering).values(*rendering.RecordFacts.COLUMNS)
+
+        # Everything the query is built from, and nothing else, is its key.
+        statement = ListStatement(Event, ("events", repr(filters), repr(listable), ordering), page_query)
+        page = fetch_page(statement, page_number, per_page)
         if page_number > 1 and not page.rows:
             raise archive_page_not_found()
         records = self.page_records(page.rows)
