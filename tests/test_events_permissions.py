@@ -192,3 +192,16 @@ def test_an_unregistered_status_is_400_for_every_role(client_for, role, status):
     assert (response.status_code, error_of(response)) == (400, "rest_invalid_param")
     assert list(response.json()["data"]["params"]) == ["status"]
     assert table_counts() == before
+
+
+def test_a_list_read_by_one_author_is_never_answered_for_another(as_role):
+    """Lists keep their compiled statements per caller condition: an author's own drafts stay theirs."""
+    first, second = as_role("author"), as_role("author")
+    make_event("Draft by the first", status=PostStatus.DRAFT, author=first.user)
+    make_event("Draft by the second", status=PostStatus.DRAFT, author=second.user)
+    make_event("Published", author=first.user)
+    for _ in range(2):  # the second round reads statements compiled in the first
+        for client, own in ((first, "Draft by the first"), (second, "Draft by the second")):
+            listed = client.get(f"{API}/events", {"status": "draft,publish"})
+            assert listed.status_code == 200
+            assert sorted(event["title"] for event in listed.json()["events"]) == sorted([own, "Published"])
