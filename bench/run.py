@@ -31,6 +31,8 @@ ROOT = Path(__file__).resolve().parent.parent
 SETTINGS_MODULE = "bench.settings"
 HOST = "127.0.0.1"
 FLOOR = "floor"
+# Seconds of floor measured just before each row (at most --duration).
+FLOOR_CHECK_SECONDS = 2.0
 QUERIES_HEADER = "X-Bench-Queries"
 # Databases the benchmark must never seed nor empty: the test suite's and the maintenance ones.
 PROTECTED_DATABASES = {"test", "postgres", "template0", "template1"}
@@ -408,6 +410,8 @@ class Measurement:
     queries: dict
     p50_ms: float
     p99_ms: float
+    # The floor measured just before this row at the same concurrency (FLOOR_CHECK_SECONDS long).
+    adjacent_floor_rps: float = None
     floor_ratio: float = None
     # Signed rows: req/s as a share of the same anonymous endpoint's at the same concurrency.
     anonymous_ratio: float = None
@@ -633,7 +637,7 @@ def add_floor_ratios(measurements):
     floors = {m.concurrency: m.rps for m in measurements if m.endpoint == FLOOR}
     by_name = {(m.endpoint, m.concurrency): m.rps for m in measurements}
     for m in measurements:
-        floor_rps = floors.get(m.concurrency)
+        floor_rps = m.adjacent_floor_rps or floors.get(m.concurrency)
         m.floor_ratio = m.rps / floor_rps if floor_rps else None
         anonymous_rps = by_name.get((m.endpoint.split(" [")[0], m.concurrency)) if " [" in m.endpoint else None
         m.anonymous_ratio = m.rps / anonymous_rps if anonymous_rps else None
@@ -754,7 +758,14 @@ def main(argv=None):
             if args.warmup > 0:
                 drive(server.port, name, load, max(args.concurrency), args.warmup)
             for concurrency in args.concurrency:
-                measurements.append(drive(server.port, name, load, concurrency, args.duration))
+                # The floor again, just before the row: the machine's speed drifts over a run of
+                # several minutes, and a row is compared with the floor of its own moment.
+                adjacent_floor = None
+                if name != FLOOR:
+                    adjacent_floor = drive(server.port, FLOOR, endpoints[FLOOR], concurrency, min(args.duration, FLOOR_CHECK_SECONDS))
+                measured = drive(server.port, name, load, concurrency, args.duration)
+                measured.adjacent_floor_rps = adjacent_floor.rps if adjacent_floor else None
+                measurements.append(measured)
         query_rows = list_query_counts(server.port, endpoints)
     finally:
         if writer is not None:

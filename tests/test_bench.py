@@ -154,3 +154,22 @@ def test_query_header_counts_every_query_of_the_request(bench_site, summary, api
         response = api.get(f"{API}/events", WHOLE_CALENDAR)
     assert response.status_code == 200
     assert int(response[QUERIES_HEADER]) == len(captured.captured_queries) > 0
+
+
+def test_a_row_is_compared_with_the_floor_measured_next_to_it():
+    from bench.run import FLOOR, Measurement, add_floor_ratios
+
+    def measured(endpoint, concurrency, rps, adjacent_floor_rps=None):
+        row = Measurement(endpoint, concurrency, int(rps), 0, 1.0, {200: int(rps)}, {}, 1.0, 2.0)
+        row.adjacent_floor_rps = adjacent_floor_rps
+        return row
+
+    first_floor = measured(FLOOR, 1, 1000)
+    drifted = measured("events/{id}", 1, 300, adjacent_floor_rps=600)
+    without_check = measured("events?per_page=10", 1, 200)
+    signed = measured("events/{id} [app password]", 1, 150, adjacent_floor_rps=500)
+    add_floor_ratios([first_floor, drifted, without_check, signed])
+    assert first_floor.floor_ratio == 1.0
+    assert drifted.floor_ratio == 0.5  # against the slower floor of its own moment
+    assert without_check.floor_ratio == 0.2  # against the run's first floor
+    assert signed.floor_ratio == 0.3 and signed.anonymous_ratio == 0.5
