@@ -222,6 +222,10 @@ def test_every_kind_of_write_keeps_the_store_true(api, editor, calendar, django_
     # What the fixture's writes left pending (their commit never comes inside a test): rendered now,
     # so that only what the write itself marks is rendered after it.
     rendering.flush()
+    # Read once before the write too: whatever a read keeps (joined texts) must not outlive it.
+    for prefix in LANGUAGES:
+        for url in urls(calendar)[:2]:
+            assert api.get(f"{prefix}{url}").status_code == 200
     with django_capture_on_commit_callbacks(execute=True):
         response = WRITES[write](editor, calendar)
     assert getattr(response, "status_code", 200) < 400, getattr(response, "content", b"")
