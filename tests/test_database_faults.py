@@ -4,6 +4,7 @@ These run against a real PostgreSQL server: the default connection is pointed at
 at a listener that accepts and never answers, then back at the server, as a restart or a network
 fault would do to a running site.
 """
+import select
 import socket
 import threading
 import time
@@ -111,6 +112,11 @@ def test_a_connection_the_server_closed_is_replaced_before_use(api):
             cursor.execute("SELECT pg_terminate_backend(%s)", [pid])
     finally:
         killer.close()
+    # The server ends the session asynchronously: wait for its goodbye to reach the socket, as it
+    # has long before the next request when a server restarts or fails over.
+    goodbye = select.poll()
+    goodbye.register(connection.connection.fileno(), select.POLLIN)
+    assert goodbye.poll(5000)
     # A server sends request_started before each request, whose receiver lets the health check run
     # again; Django's test client leaves that receiver out, so the test calls it.
     close_old_connections()
