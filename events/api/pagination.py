@@ -111,16 +111,15 @@ def fetch_page(listing, page, per_page):
         return _page_counted_alongside(statement, connection, offset, page, per_page)
     # The statement is also the key of the remembered total (the ordering and the snapshot column
     # are the same for every request of a list, so they do not blur the key).
-    sql, params = statement.compiled(
-        "page", lambda queryset: _compiled(queryset.annotate(listed_snapshot=RawSQL(SNAPSHOT_SQL, ())))
-    )
+    if statement.plain_columns:
+        sql, params = statement.compiled("page", lambda queryset: _compiled(_with_snapshot(queryset)))
+        rows = _column_rows(connection, sql, params, offset, per_page) if sql is not None else []
+    else:
+        listed = _with_snapshot(statement.queryset)
+        sql, params = _compiled(listed)
+        rows = list(listed[offset : offset + per_page]) if sql is not None else []
     if sql is None:
         return Page(rows=[], page=page, per_page=per_page, total=0)
-    if statement.plain_columns:
-        rows = _column_rows(connection, sql, params, offset, per_page)
-    else:
-        listed = statement.queryset.annotate(listed_snapshot=RawSQL(SNAPSHOT_SQL, ()))
-        rows = list(listed[offset : offset + per_page])
     key = repr((sql, params))
     snapshot = _field(rows[0], "listed_snapshot") if rows else None
     total = _remembered_total(key, snapshot)
@@ -136,6 +135,10 @@ def fetch_page(listing, page, per_page):
                     total, counted_at = cursor.fetchone()
                 snapshot_totals.put(key, (counted_at, total))
     return Page(rows=rows, page=page, per_page=per_page, total=total)
+
+
+def _with_snapshot(queryset):
+    return queryset.annotate(listed_snapshot=RawSQL(SNAPSHOT_SQL, ()))
 
 
 def _column_rows(connection, sql, params, offset, per_page):

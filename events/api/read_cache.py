@@ -28,13 +28,13 @@ from django.utils import translation
 
 from .. import changes
 from ..conf import events_settings
+from . import conditional
 
 try:
     from redis.exceptions import ConnectionError as RedisConnectionError
     from redis.exceptions import TimeoutError as RedisTimeoutError
 except ImportError:  # redis is needed only by a site whose cache is Redis
     RedisConnectionError = RedisTimeoutError = OSError
-from . import conditional
 
 logger = logging.getLogger("events.read_cache")
 

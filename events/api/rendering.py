@@ -447,8 +447,8 @@ class Splicer:
         root = rest_root(request)
         origin = f"{http_request.scheme}://{http_request.get_host()}"
         # The REST root (scheme, host, script and language prefix) and the origin determine every
-        # value, and a site's requests come with a handful of them.
-        # What the replacements are made of, and so part of the key of a text spliced with them.
+        # value, and a site's requests come with a handful of them: they key the replacements,
+        # and every text spliced with them.
         self.key = (root, origin)
         self.replacements = _splices.get(self.key)
         if self.replacements is None:
