@@ -1,7 +1,7 @@
 """A small thread-safe memory of recent values, bounded in size: what a process may keep between requests.
 
-Only for values that can never be stale (each entry names what it is valid for: a database
-snapshot, a stored password hash), so one process's memory never contradicts another's.
+Only for values that can never be stale (each entry names what it is valid for: the versions of
+the tables a list reads, a stored password hash), so one process's memory never contradicts another's.
 """
 import threading
 from collections import OrderedDict

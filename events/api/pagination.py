@@ -11,6 +11,7 @@ from django.db.models.expressions import RawSQL
 from django.utils import translation
 from rest_framework.response import Response
 
+from .. import list_versions
 from ..conf import events_settings
 from ..memory import RecentValues
 from .params import MAX_RECORD_ID
@@ -96,11 +97,12 @@ def fetch_page(listing, page, per_page):
     Counting an event list is the dearest part of it (an index-only scan of some 74,000 entries,
     about 25 ms, at 100,000 events), and most requests count what the previous one counted. On
     PostgreSQL, outside a transaction, the total is therefore remembered per list query and per
-    database snapshot (`pg_current_snapshot()`): two statements with the same snapshot see exactly
-    the same committed rows, so a remembered total is exact, in every process, whatever another
-    process wrote (any commit gives the next statement a new snapshot, hence a miss). Elsewhere
-    (SQLite, or inside a transaction that may see its own writes) the count rides along with the
-    page rows as an uncorrelated subquery of the same statement.
+    version of the tables the query reads (events.list_versions): a statement that sees the same
+    versions sees the same committed rows of those tables, so a remembered total is exact, in
+    every process, whatever another process wrote; a commit that changed one of those tables
+    gives the next statement a new version, hence a miss. Elsewhere (SQLite, or inside a
+    transaction that may see its own writes) the count rides along with the page rows as an
+    uncorrelated subquery of the same statement.
     """
     statement = listing if isinstance(listing, ListStatement) else ListStatement.of(listing)
     offset = (page - 1) * per_page
@@ -109,36 +111,37 @@ def fetch_page(listing, page, per_page):
     connection = connections[statement.db]
     if connection.vendor != "postgresql" or connection.in_atomic_block:
         return _page_counted_alongside(statement, connection, offset, page, per_page)
-    # The statement is also the key of the remembered total (the ordering and the snapshot column
+    # The statement is also the key of the remembered total (the ordering and the state column
     # are the same for every request of a list, so they do not blur the key).
     if statement.plain_columns:
-        sql, params = statement.compiled("page", lambda queryset: _compiled(_with_snapshot(queryset)))
+        sql, params = statement.compiled("page", lambda queryset: _compiled(_with_state(queryset)))
         rows = _column_rows(connection, sql, params, offset, per_page) if sql is not None else []
     else:
-        listed = _with_snapshot(statement.queryset)
+        listed = _with_state(statement.queryset)
         sql, params = _compiled(listed)
         rows = list(listed[offset : offset + per_page]) if sql is not None else []
     if sql is None:
         return Page(rows=[], page=page, per_page=per_page, total=0)
     key = repr((sql, params))
-    snapshot = _field(rows[0], "listed_snapshot") if rows else None
-    total = _remembered_total(key, snapshot)
+    state = list_versions.state_key(sql, _field(rows[0], "listed_state")) if rows else None
+    total = _remembered_total(key, state)
     if total is None:
-        # After a commit every request of a list misses at once: the first thread of the process
-        # counts, the others wait for its total instead of each running the same count.
+        # After a commit that changed what the list reads, every request of it misses at once: the
+        # first thread of the process counts, the others wait for its total instead of each
+        # running the same count.
         with _counting_locks[hash(key) % len(_counting_locks)]:
-            total = _remembered_total(key, snapshot)
+            total = _remembered_total(key, state)
             if total is None:
                 count_sql, count_params = statement.compiled("count", lambda queryset: _compiled(queryset.order_by().values("pk")))
                 with connection.cursor() as cursor:
-                    cursor.execute(f"SELECT COUNT(*), {SNAPSHOT_SQL} FROM ({count_sql}) AS listed", count_params)
+                    cursor.execute(f"SELECT COUNT(*), {list_versions.STATE_SQL} FROM ({count_sql}) AS listed", count_params)
                     total, counted_at = cursor.fetchone()
-                snapshot_totals.put(key, (counted_at, total))
+                remembered_totals.put(key, (list_versions.state_key(sql, counted_at), total))
     return Page(rows=rows, page=page, per_page=per_page, total=total)
 
 
-def _with_snapshot(queryset):
-    return queryset.annotate(listed_snapshot=RawSQL(SNAPSHOT_SQL, ()))
+def _with_state(queryset):
+    return queryset.annotate(listed_state=RawSQL(list_versions.STATE_SQL, ()))
 
 
 def _column_rows(connection, sql, params, offset, per_page):
@@ -150,10 +153,10 @@ def _column_rows(connection, sql, params, offset, per_page):
         return [dict(zip(names, row)) for row in cursor.fetchall()]
 
 
-def _remembered_total(key, snapshot):
-    """The total counted for this list at exactly this snapshot, or None."""
-    remembered = snapshot_totals.get(key)
-    if snapshot is not None and remembered is not None and remembered[0] == snapshot:
+def _remembered_total(key, state):
+    """The total counted for this list under exactly this state (list_versions.state_key), or None."""
+    remembered = remembered_totals.get(key)
+    if state is not None and remembered is not None and remembered[0] == state:
         return remembered[1]
     return None
 
@@ -185,11 +188,8 @@ def _field(row, name):
     return row[name] if isinstance(row, dict) else getattr(row, name)
 
 
-SNAPSHOT_SQL = "pg_current_snapshot()::text"
-
-
-# List totals by list query: (snapshot, total) of the most recently counted 512 lists of a process.
-snapshot_totals = RecentValues(max_entries=512)
+# List totals by list query: (state, total) of the most recently counted 512 lists of a process.
+remembered_totals = RecentValues(max_entries=512)
 # The compiled statements of the 512 most recently read list keys (ListStatement).
 compiled_statements = RecentValues(max_entries=512)
 

@@ -1,0 +1,79 @@
+"""What a list's total depends on: the versions of the tables its statement reads (PostgreSQL).
+
+Migration 0007 installs triggers that give each of the calendar's tables a version, bumped by every
+transaction that changes the table when it commits, so that a statement's snapshot sees the
+changed rows and the new version together, or neither. Changes to display columns only (titles,
+excerpts, descriptions, the modification time) bump the table's `:display` version instead, which
+only statements that read one of those columns depend on: an editor's excerpt edit leaves the
+default events list's total as it was, and a search's total is counted again.
+
+A total counted under some versions is therefore exact for every later statement that sees the same
+versions of the tables it reads, whatever else was committed meanwhile. A statement that reads a
+table without a version depends on the whole database snapshot instead.
+"""
+import json
+import re
+from functools import lru_cache
+
+from django.apps import apps
+
+from .memory import RecentValues
+
+VERSIONED_TABLES = (
+    "events_event",
+    "events_event_terms",
+    "events_eventorganizer",
+    "events_venue",
+    "events_organizer",
+    "events_term",
+    "events_attachment",
+)
+DISPLAY_COLUMNS = re.compile(r"^((title|excerpt|description)(_[a-z0-9_]+)?|modified)$")
+DISPLAY = ":display"
+# What the page and count statements read beside their rows: the snapshot, and the versions
+# (the snapshot is the key of statements that read an unversioned table).
+STATE_SQL = "pg_current_snapshot()::text || ' ' || coalesce((SELECT versions::text FROM events_list_version), '')"
+_QUOTED_NAME = re.compile(r'"([^"]+)"')
+
+
+@lru_cache(maxsize=1024)
+def dependencies(sql):
+    """The version names a statement's total depends on, or None: it reads an unversioned table.
+
+    Django quotes every table and column name, so the quoted names of a statement are what it
+    reads; a column of another table that happens to share a display column's name only makes the
+    statement depend on one version too many, never too few.
+    """
+    names = set(_QUOTED_NAME.findall(sql))
+    tables = names & _model_tables()
+    if not tables <= set(VERSIONED_TABLES):
+        return None
+    reads_display = any(DISPLAY_COLUMNS.match(name) for name in names)
+    return tuple(sorted(tables | ({f"{table}{DISPLAY}" for table in tables} if reads_display else set())))
+
+
+@lru_cache(maxsize=1)
+def _model_tables():
+    return frozenset(model._meta.db_table for model in apps.get_models(include_auto_created=True))
+
+
+def state_key(sql, state):
+    """What a total counted by `sql` under `state` (the value of STATE_SQL) is valid for."""
+    snapshot, _, versions = state.partition(" ")
+    wanted = dependencies(sql) if versions else None
+    if wanted is None:
+        return state
+    known = _versions(versions)
+    return tuple(known.get(name) for name in wanted)
+
+
+def _versions(text):
+    found = _parsed_versions.get(text)
+    if found is None:
+        found = json.loads(text)
+        _parsed_versions.put(text, found)
+    return found
+
+
+_parsed_versions = RecentValues(max_entries=64)
+
