@@ -8,7 +8,7 @@ from django.test import override_settings
 from events.api import read_cache as read_cache_module
 from events.models import Event
 
-from .conftest import API
+from .conftest import API, post_json
 from .factories import make_category, make_event, make_venue
 
 pytestmark = pytest.mark.django_db
@@ -195,3 +195,20 @@ def test_reads_go_on_when_the_cache_is_unreachable(api, read_cache, caplog):
             assert response.json()["title"] == "Concert"
             assert response["ETag"]
     assert "read cache could not be read" in caplog.text
+
+
+def test_a_write_while_the_cache_is_unreachable_is_refused_with_503_and_writes_nothing(api, editor, read_cache, caplog):
+    """Written anyway, the change would hide behind answers cached before it."""
+    event = make_event("Concert")
+    unreachable = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": "redis://127.0.0.1:1/0"}}
+    with override_settings(CACHES=unreachable):
+        updated = post_json(editor, f"/events/{event.pk}", {"title": "Renamed"})
+        created = post_json(editor, "/events", {"title": "New", "start_date": "tomorrow 10:00", "end_date": "tomorrow 11:00"})
+    for response in (updated, created):
+        assert response.status_code == 503
+        assert response.json()["code"] == "rest_cache_unavailable"
+        assert response["Retry-After"] == "5"
+    assert [title for title in Event.objects.values_list("title", flat=True)] == ["Concert"]
+    assert "write is refused" in caplog.text
+    # Once the cache is back, the same write goes through.
+    assert post_json(editor, f"/events/{event.pk}", {"title": "Renamed"}).status_code == 200

@@ -113,6 +113,16 @@ def database_unavailable():
     )
 
 
+def read_cache_unavailable():
+    """A write could not retire the shared read cache's answers, so it wrote nothing (503)."""
+    return ApiError(
+        "rest_cache_unavailable",
+        _("The calendar's shared cache is not available right now, so nothing was written. Try again shortly."),
+        503,
+        headers={"Retry-After": str(DATABASE_RETRY_AFTER)},
+    )
+
+
 def database_failure(request, error):
     """Log a database failure met while serving `request`; the 503 to answer it with."""
     logger.warning(

@@ -28,7 +28,7 @@ from django.utils import translation
 
 from .. import changes
 from ..conf import events_settings
-from . import conditional
+from . import conditional, errors
 
 try:
     from redis.exceptions import ConnectionError as RedisConnectionError
@@ -161,8 +161,15 @@ def invalidate(**kwargs):
     def new_version():
         _cache().set(VERSION_KEY, uuid.uuid4().hex, None)
 
-    new_version()
-    transaction.on_commit(new_version)
+    try:
+        new_version()
+    except Exception as error:  # noqa: BLE001 - whatever the cache raises, the write must not go on
+        # Written anyway, the change would hide behind answers cached before it: refuse, roll back.
+        logger.warning("The read cache could not take a new version; the write is refused.", exc_info=True)
+        raise errors.read_cache_unavailable() from error
+    # After the commit nothing can be undone: a failure there is logged, and the version replaced
+    # before the commit already retires what was cached before the write.
+    transaction.on_commit(new_version, robust=True)
 
 
 def connect_invalidation():
