@@ -8,7 +8,7 @@ from ...models import PostStatus
 from ...services import visibility
 from .. import errors, rendering
 from ..links import namespace_url
-from ..pagination import effective_per_page, fetch_page, list_response, page_links
+from ..pagination import ListStatement, effective_per_page, fetch_page, list_response, page_links
 from ..parsing import is_truthy
 from ..permissions import CanEditKind
 from ..renderers import to_json
@@ -51,9 +51,11 @@ class LinkedViewSet(WPViewSet):
         """Records with what the serializer reads; the list also scoped to what the caller may see."""
         queryset = self.model.objects.select_related("image")
         if self.action == "list":
-            user = self.request.user
-            queryset = queryset.filter(visibility.listable(user, self.kind, self.listed_statuses()))
+            queryset = queryset.filter(self.listable())
         return queryset
+
+    def listable(self):
+        return visibility.listable(self.request.user, self.kind, self.listed_statuses())
 
     def listed_statuses(self):
         return visibility.listed_statuses(self.request.user, self.kind, self.params.get("status"))
@@ -88,10 +90,17 @@ class LinkedViewSet(WPViewSet):
     def list(self, request, *args, **kwargs):
         params = self.params
         per_page = effective_per_page(params["per_page"])
-        filterset = self.filterset_class(data=self.filter_values(), queryset=self.get_queryset())
-        # The page is read as IDs: the records come from the rendering store (api/rendering.py).
-        queryset = filterset.qs.order_by("-date", "-id").values("pk", "password")
-        page = fetch_page(queryset, params["page"], per_page)
+        filters, listable = self.filter_values(), self.listable()
+
+        def page_query():
+            filterset = self.filterset_class(data=filters, queryset=self.model.objects.filter(listable))
+            # The page is read as IDs: the records come from the rendering store (api/rendering.py).
+            return filterset.qs.order_by("-date", "-id").values("pk", "password")
+
+        # Everything the query is built from, and nothing else, is its key; the upcoming filter
+        # reads the clock as it is built, so a list using it is built afresh every time.
+        key = None if "upcoming_statuses" in filters else (self.collection, repr(filters), repr(listable))
+        page = fetch_page(ListStatement(self.model, key, page_query), params["page"], per_page)
         if page.page > 1 and not page.rows:
             raise self.archive_page_not_found()
         records = self.page_records(page.rows)

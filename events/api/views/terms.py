@@ -7,7 +7,7 @@ from ...services import terms as term_service
 from .. import rendering
 from ..filters.terms import TermFilterSet, order_terms
 from ..links import namespace_url, with_query
-from ..pagination import Page, effective_per_page, fetch_page
+from ..pagination import ListStatement, Page, effective_per_page, fetch_page
 from ..parsing import is_truthy
 from ..renderers import JSONText, to_json
 from ..permissions import CanManageCategories, CanManageTags
@@ -37,11 +37,18 @@ class TermViewSet(WPViewSet):
     def list(self, request, *args, **kwargs):
         params = self.params
         per_page = effective_per_page(params["per_page"])
-        filterset = TermFilterSet(data=self.filter_values(), queryset=self.get_queryset())
+        filters, orderby, order = self.filter_values(), params.get("orderby"), params.get("order")
         include = params.get("include")
-        queryset = order_terms(filterset.qs, params.get("orderby"), params.get("order"), include.ids if include else ())
-        # The page is read as IDs: the records come from the rendering store (api/rendering.py).
-        page = self.fetch_page(queryset.values("pk"), params["page"], per_page)
+        include_ids = tuple(include.ids) if include else ()
+
+        def page_query():
+            filterset = TermFilterSet(data=filters, queryset=self.get_queryset())
+            # The page is read as IDs: the records come from the rendering store (api/rendering.py).
+            return order_terms(filterset.qs, orderby, order, include_ids).values("pk")
+
+        # Everything the query is built from, and nothing else, is its key.
+        key = (self.collection, repr(filters), orderby, order, include_ids)
+        page = self.fetch_page(ListStatement(Term, key, page_query), params["page"], per_page)
         return self.list_response(self.page_records([row["pk"] for row in page.rows]), page)
 
     def page_records(self, ids):
@@ -69,8 +76,8 @@ class TermViewSet(WPViewSet):
             values["event"] = event_id
         return values
 
-    def fetch_page(self, queryset, page_number, per_page):
-        return fetch_page(queryset, page_number, per_page)
+    def fetch_page(self, listing, page_number, per_page):
+        return fetch_page(listing, page_number, per_page)
 
     def list_response(self, records, page):
         """The list envelope (terms.md §2 order) written around the records' JSON texts."""
@@ -180,13 +187,14 @@ class TagViewSet(TermViewSet):
     }
     permission_classes_by_action = {action: [CanManageTags] for action in ("create", "update", "destroy")}
 
-    def fetch_page(self, queryset, page_number, per_page):
+    def fetch_page(self, listing, page_number, per_page):
         # WordPress honours an undeclared `offset` on tags: it skips that many terms instead of paging.
         offset = self.request._request.raw_params.get("offset")
         if isinstance(offset, str):
             offset = parse_int(offset)
         if not isinstance(offset, int) or isinstance(offset, bool) or offset <= 0:
-            return super().fetch_page(queryset, page_number, per_page)
+            return super().fetch_page(listing, page_number, per_page)
+        queryset = listing.queryset
         total = queryset.count()
         rows = list(queryset[offset : offset + per_page]) if offset < total else []
         return Page(rows=rows, page=page_number, per_page=per_page, total=total)
