@@ -25,6 +25,7 @@ import hashlib
 import json
 import re
 import threading
+from functools import lru_cache
 from urllib.parse import urlsplit
 
 from django.conf import settings
@@ -475,9 +476,14 @@ def _text(value):
     return to_json(value)[1:-1]
 
 
+@lru_cache(maxsize=2048)
 def references_in(body):
-    """[(row kind, record ID)] an event's stored text refers to."""
-    return [(kind, int(record_id)) for kind, record_id in _REFERENCE_TEXT.findall(body)]
+    """((row kind, record ID), …) an event's stored text refers to.
+
+    Remembered per text (a function of the text alone): a read asks it of each event several
+    times (which rows to fetch, which are missing, what to join), and a page's events come back
+    request after request."""
+    return tuple((kind, int(record_id)) for kind, record_id in _REFERENCE_TEXT.findall(body))
 
 
 def fetch_rows(keys, language):
@@ -645,7 +651,7 @@ class Assembler:
 
     def references_of(self, event_id):
         row = self.rows.get((EVENT, event_id))
-        return references_in(row[0]) if row else []
+        return references_in(row[0]) if row else ()
 
     def event_text(self, event_id):
         """The event's JSON text with its linked records and terms joined in, without parsing it.
