@@ -1,8 +1,9 @@
 """The optional cache of anonymous reads: served again without SQL, never stale after a write."""
 import pytest
-from django.core.cache import cache
+from django.core.cache import cache, caches
 from django.core.management import call_command
 from django.core.management.base import SystemCheckError
+from django.db import connection
 from django.test import override_settings
 
 from events.api import read_cache as read_cache_module
@@ -212,3 +213,27 @@ def test_a_write_while_the_cache_is_unreachable_is_refused_with_503_and_writes_n
     assert "write is refused" in caplog.text
     # Once the cache is back, the same write goes through.
     assert post_json(editor, f"/events/{event.pk}", {"title": "Renamed"}).status_code == 200
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_write_starts_one_version_after_its_commit_not_one_per_row(api, editor, read_cache, monkeypatch):
+    """An event with its venue, organizer and terms sends a signal per row it saves: each starts a
+    version inside the transaction, and one more is started once it commits."""
+    venue, category = make_venue("Hall"), make_category("Jazz")
+    event = make_event("Concert")
+    inside_transaction = []
+    backend = caches["default"]
+    real_set = backend.set
+
+    def set_and_note(key, value, *args, **kwargs):
+        if key == read_cache_module.VERSION_KEY:
+            inside_transaction.append(connection.in_atomic_block)
+        return real_set(key, value, *args, **kwargs)
+
+    monkeypatch.setattr(backend, "set", set_and_note)
+    body = {"title": "Concert at the Hall", "venue": venue.pk, "categories": [category.pk], "organizer": [{"organizer": "Band"}]}
+    assert post_json(editor, f"/events/{event.pk}", body).status_code == 200
+    assert inside_transaction.count(True) > 1
+    assert inside_transaction.count(False) == 1
+    # And the write shows at once.
+    assert api.get(f"{API}/events/{event.pk}").json()["venue"]["venue"] == "Hall"

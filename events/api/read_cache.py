@@ -149,27 +149,31 @@ def store(request, response):
         logger.warning("The read cache could not store an answer.", exc_info=True)
 
 
-def invalidate(**kwargs):
+def invalidate(using=None, **kwargs):
     """Start a new calendar version: every stored read becomes a miss (and expires by itself).
 
     Replaced at once, for the writer's own next read, and again after the commit, because a reader
-    between the two could have stored the old rows under the first new version.
+    between the two could have stored the old rows under the first new version. The one after the
+    commit is registered once per transaction: a write of an event with its venue, organizers and
+    terms sends a signal per row.
     """
     if not enabled():
         return
-
-    def new_version():
-        _cache().set(VERSION_KEY, uuid.uuid4().hex, None)
-
     try:
-        new_version()
+        _new_version()
     except Exception as error:  # noqa: BLE001 - whatever the cache raises, the write must not go on
         # Written anyway, the change would hide behind answers cached before it: refuse, roll back.
         logger.warning("The read cache could not take a new version; the write is refused.", exc_info=True)
         raise errors.read_cache_unavailable() from error
     # After the commit nothing can be undone: a failure there is logged, and the version replaced
     # before the commit already retires what was cached before the write.
-    transaction.on_commit(new_version, robust=True)
+    connection = transaction.get_connection(using)
+    if not any(hook is _new_version for _ids, hook, _robust in connection.run_on_commit):
+        transaction.on_commit(_new_version, using=using, robust=True)
+
+
+def _new_version():
+    _cache().set(VERSION_KEY, uuid.uuid4().hex, None)
 
 
 def connect_invalidation():
