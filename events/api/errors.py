@@ -99,27 +99,26 @@ def forbidden(user):
     return ApiError("rest_forbidden", _("Sorry, you are not allowed to do that."), status)
 
 
-# Seconds a client is asked to wait after a database failure: long enough for a restart or failover.
-DATABASE_RETRY_AFTER = 5
+# Seconds a client is asked to wait when a service the calendar needs fails: long enough for a
+# restart or failover.
+RETRY_AFTER = 5
+
+
+def unavailable(code, message):
+    """A service the calendar needs failed: unavailable, not broken (503, with Retry-After)."""
+    return ApiError(code, message, 503, headers={"Retry-After": str(RETRY_AFTER)})
 
 
 def database_unavailable():
-    """The database refused, dropped or timed out: the service is unavailable, not broken (503)."""
-    return ApiError(
-        "rest_database_unavailable",
-        _("The calendar's database is not available right now. Try again shortly."),
-        503,
-        headers={"Retry-After": str(DATABASE_RETRY_AFTER)},
-    )
+    """The database refused, dropped or timed out."""
+    return unavailable("rest_database_unavailable", _("The calendar's database is not available right now. Try again shortly."))
 
 
 def read_cache_unavailable():
-    """A write could not retire the shared read cache's answers, so it wrote nothing (503)."""
-    return ApiError(
+    """A write could not retire the shared read cache's answers, so it wrote nothing."""
+    return unavailable(
         "rest_cache_unavailable",
         _("The calendar's shared cache is not available right now, so nothing was written. Try again shortly."),
-        503,
-        headers={"Retry-After": str(DATABASE_RETRY_AFTER)},
     )
 
 
