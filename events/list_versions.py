@@ -1,4 +1,4 @@
-"""What a list's total depends on: the versions of the tables its statement reads (PostgreSQL).
+"""What a list's total and rows depend on: the versions of the tables its statement reads (PostgreSQL).
 
 Migration 0007 installs triggers that give each of the calendar's tables a version, bumped by every
 transaction that changes the table when it commits, so that a statement's snapshot sees the
@@ -9,7 +9,10 @@ default events list's total as it was, and a search's total is counted again.
 
 A total counted under some versions is therefore exact for every later statement that sees the same
 versions of the tables it reads, whatever else was committed meanwhile. A statement that reads a
-table without a version depends on the whole database snapshot instead.
+table without a version depends on the whole database snapshot instead. The same holds for a
+list's page rows and for the rendering store's rows (migration 0008): a process that remembers
+them under the versions they were read at may answer from memory any request that reads the same
+versions (`read_state`, one small statement), in every process alike.
 """
 import json
 import re
@@ -27,7 +30,10 @@ VERSIONED_TABLES = (
     "events_organizer",
     "events_term",
     "events_attachment",
+    # Migration 0008.
+    "events_renderedrecord",
 )
+RENDERED_TABLE = "events_renderedrecord"
 DISPLAY_COLUMNS = re.compile(r"^((title|excerpt|description)(_[a-z0-9_]+)?|modified)$")
 DISPLAY = ":display"
 # What the page and count statements read beside their rows: the snapshot, and the versions
@@ -57,14 +63,26 @@ def _model_tables():
     return frozenset(model._meta.db_table for model in apps.get_models(include_auto_created=True))
 
 
+def read_state(connection):
+    """The value of STATE_SQL now, in a statement of its own: what remembered rows are checked against."""
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT {STATE_SQL}")
+        return cursor.fetchone()[0]
+
+
 def state_key(sql, state):
-    """What a total counted by `sql` under `state` (the value of STATE_SQL) is valid for."""
+    """What a total (or page) read by `sql` under `state` (the value of STATE_SQL) is valid for."""
+    return tables_key(dependencies(sql), state)
+
+
+def tables_key(names, state):
+    """The versions `names` have in `state`; `state` itself (the snapshot) when a name has none
+    (None: the statement reads an unversioned table), or no versions were read."""
     snapshot, _, versions = state.partition(" ")
-    wanted = dependencies(sql) if versions else None
-    if wanted is None:
+    if names is None or not versions:
         return state
     known = _versions(versions)
-    return tuple(known.get(name) for name in wanted)
+    return tuple(known.get(name) for name in names)
 
 
 def _versions(text):

@@ -30,6 +30,9 @@ class Page:
     page: int
     per_page: int
     total: int
+    # What the rows were read under (list_versions.STATE_SQL), on PostgreSQL outside a transaction:
+    # the rendering store's rows remembered under the same versions are current too.
+    state: str = None
 
     @property
     def total_pages(self):
@@ -115,29 +118,55 @@ def fetch_page(listing, page, per_page):
     # are the same for every request of a list, so they do not blur the key).
     if statement.plain_columns:
         sql, params = statement.compiled("page", lambda queryset: _compiled(_with_state(queryset)))
-        rows = _column_rows(connection, sql, params, offset, per_page) if sql is not None else []
+        if sql is None:
+            return Page(rows=[], page=page, per_page=per_page, total=0)
+        key = repr((sql, params))
+        rows, state = _remembered_page(statement, connection, key, sql, offset, per_page)
+        if rows is None:
+            rows = _column_rows(connection, sql, params, offset, per_page)
+            state = rows[0]["listed_state"] if rows else None
+            if rows and statement.key is not None:
+                remembered_pages.put((key, offset, per_page), (list_versions.state_key(sql, state), rows))
     else:
         listed = _with_state(statement.queryset)
         sql, params = _compiled(listed)
-        rows = list(listed[offset : offset + per_page]) if sql is not None else []
-    if sql is None:
-        return Page(rows=[], page=page, per_page=per_page, total=0)
-    key = repr((sql, params))
-    state = list_versions.state_key(sql, _field(rows[0], "listed_state")) if rows else None
-    total = _remembered_total(key, state)
+        if sql is None:
+            return Page(rows=[], page=page, per_page=per_page, total=0)
+        key = repr((sql, params))
+        rows = list(listed[offset : offset + per_page])
+        state = rows[0].listed_state if rows else None
+    total = _remembered_total(key, list_versions.state_key(sql, state)) if state is not None else None
     if total is None:
         # After a commit that changed what the list reads, every request of it misses at once: the
         # first thread of the process counts, the others wait for its total instead of each
         # running the same count.
         with _counting_locks[hash(key) % len(_counting_locks)]:
-            total = _remembered_total(key, state)
+            total = _remembered_total(key, list_versions.state_key(sql, state)) if state is not None else None
             if total is None:
                 count_sql, count_params = statement.compiled("count", lambda queryset: _compiled(queryset.order_by().values("pk")))
                 with connection.cursor() as cursor:
                     cursor.execute(f"SELECT COUNT(*), {list_versions.STATE_SQL} FROM ({count_sql}) AS listed", count_params)
                     total, counted_at = cursor.fetchone()
                 remembered_totals.put(key, (list_versions.state_key(sql, counted_at), total))
-    return Page(rows=rows, page=page, per_page=per_page, total=total)
+    return Page(rows=rows, page=page, per_page=per_page, total=total, state=state)
+
+
+def _remembered_page(statement, connection, key, sql, offset, per_page):
+    """(rows, state): the page this process read last under the versions of the tables its statement
+    reads, when they are still the current ones (one small statement reads them), else (None, None).
+
+    Only lists with a key (ListStatement) are remembered: a list whose statement reads the clock
+    is never asked for twice. The rows are shared between requests and threads: read-only.
+    """
+    if statement.key is None:
+        return None, None
+    remembered = remembered_pages.get((key, offset, per_page))
+    if remembered is None:
+        return None, None
+    state = list_versions.read_state(connection)
+    if remembered[0] != list_versions.state_key(sql, state):
+        return None, None
+    return remembered[1], state
 
 
 def _with_state(queryset):
@@ -190,6 +219,8 @@ def _field(row, name):
 
 # List totals by list query: (state, total) of the most recently counted 512 lists of a process.
 remembered_totals = RecentValues(max_entries=512)
+# Page rows by list query, offset and size: (state key, rows) of the 512 most recently read pages.
+remembered_pages = RecentValues(max_entries=512)
 # The compiled statements of the 512 most recently read list keys (ListStatement).
 compiled_statements = RecentValues(max_entries=512)
 

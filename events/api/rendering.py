@@ -38,7 +38,7 @@ from django.utils import translation
 from django.utils.encoding import iri_to_uri
 
 from ..conf import events_settings
-from .. import changes
+from .. import changes, list_versions
 from ..memory import RecentValues
 from .renderers import to_json
 from ..models import Attachment, Event, EventOrganizer, Organizer, PostKind, RenderedRecord, Term, Venue
@@ -436,6 +436,12 @@ _splices = RecentValues(max_entries=64)
 # (splicer key, event row, rows it refers to) → the event's joined text: a few pages of events
 # (each entry holds its stored texts and the joined one, some 10 kB).
 _joined_event_texts = RecentValues(max_entries=512)
+# (row kind, record ID, language, epoch) → (version of the rendering store, (body, sort name)): the
+# rows this process read recently, current while the store's version is the one they were read
+# under (PostgreSQL; list_versions). Events are the largest rows, a few kB each.
+_stored_rows = RecentValues(max_entries=4096)
+# (database, event ID) → (version of the events table, RecordFacts): what a single read checks.
+_event_facts = RecentValues(max_entries=4096)
 
 
 class Splicer:
@@ -552,26 +558,65 @@ class Unresolved(Exception):
 
 
 class Assembler:
-    """Builds event records from stored rows for one request and language."""
+    """Builds event records from stored rows for one request and language.
 
-    def __init__(self, request, language):
+    `state` is what the request's page was read under (Page.state, which only PostgreSQL outside a
+    transaction has): stored rows this process remembers under the same version of the store are
+    taken from memory rather than read again. A transaction may see its own uncommitted writes,
+    which no version stands for yet, so it always reads.
+    """
+
+    def __init__(self, request, language, state=None):
         self.splicer = Splicer(request)
         self.language = language
         self.rows = {}
         self.absent = set()
         self._texts = {}
+        self.store_version = None
+        if state is not None:
+            self._use_state(state)
+
+    def _use_state(self, state):
+        self.store_version = list_versions.tables_key((list_versions.RENDERED_TABLE,), state)
 
     def fetch(self, keys):
-        wanted = [key for key in keys if key not in self.rows and key not in self.absent]
+        wanted = self._recalled([key for key in keys if key not in self.rows and key not in self.absent])
         if not wanted:
             return
-        self.rows.update(fetch_rows(wanted, self.language))
+        self._keep(fetch_rows(wanted, self.language))
         self.absent.update(key for key in wanted if key not in self.rows)
 
+    def _recalled(self, keys):
+        """Takes what memory holds of `keys` under this request's version; returns the others."""
+        if self.store_version is None:
+            return keys
+        missing = []
+        for key in keys:
+            remembered = _stored_rows.get((*key, self.language, current_epoch()))
+            if remembered is not None and remembered[0] == self.store_version:
+                self.rows[key] = remembered[1]
+            else:
+                missing.append(key)
+        return missing
+
+    def _keep(self, found):
+        """Rows just read: this request's, and memory's under the version the request saw (they
+        were read after it, so they are at least that new: never older than what they stand for)."""
+        self.rows.update(found)
+        if self.store_version is not None:
+            epoch = current_epoch()
+            for key, row in found.items():
+                _stored_rows.put((*key, self.language, epoch), (self.store_version, row))
+
     def fetch_events(self, event_ids):
-        """The stored events and every row they embed: one query on PostgreSQL, two elsewhere."""
+        """The stored events and every row they embed: one query on PostgreSQL, two elsewhere, none
+        when this process remembers them all under the request's version of the store."""
         connection = connections[DEFAULT_DB_ALIAS]
         keys = [(EVENT, pk) for pk in event_ids]
+        if not self._recalled(keys):
+            # Every event is remembered: only rows they embed that memory lacks are read.
+            self.fetch({key for pk in event_ids for key in self.references_of(pk)})
+            return
         if connection.vendor != "postgresql":
             self.fetch(keys)
             self.fetch({key for pk in event_ids for key in self.references_of(pk)})
@@ -585,8 +630,21 @@ class Assembler:
 
     def event_facts(self, event_id):
         """The event's RecordFacts (None when there is no such event) and its own rows, in one query;
-        on PostgreSQL also every row a single read of it needs (Assembler.single_event)."""
+        on PostgreSQL also every row a single read of it needs (Assembler.single_event).
+
+        On PostgreSQL outside a transaction, the versions are read first: when this process
+        remembers the event's facts and every row of its single read under them, that small
+        statement is the only one.
+        """
         connection = connections[DEFAULT_DB_ALIAS]
+        facts_version = None
+        if connection.vendor == "postgresql" and not connection.in_atomic_block:
+            state = list_versions.read_state(connection)
+            self._use_state(state)
+            facts_version = list_versions.tables_key((Event._meta.db_table,), state)
+            remembered = _event_facts.get((connection.alias, event_id))
+            if remembered is not None and remembered[0] == facts_version and self._recalled_single(event_id):
+                return remembered[1]
         events = connection.ops.quote_name(Event._meta.db_table)
         rows = connection.ops.quote_name(RenderedRecord._meta.db_table)
         own = f"kind IN ('{EVENT}', '{EVENT_LD}') AND record_id = %(id)s"
@@ -609,14 +667,23 @@ class Assembler:
             wanted += [*self.references_of(event_id), *self.single_keys(event_id)]
         self._absent_unless_found(wanted)
         status, author_id, password, status_before_trash = found[0][:4]
-        return RecordFacts(PostKind.EVENT, event_id, status, author_id, password, status_before_trash)
+        facts = RecordFacts(PostKind.EVENT, event_id, status, author_id, password, status_before_trash)
+        if facts_version is not None:
+            # Read after the versions were: at least as new as what they stand for.
+            _event_facts.put((connection.alias, event_id), (facts_version, facts))
+        return facts
+
+    def _recalled_single(self, event_id):
+        """Whether memory holds every row a single read of the event needs (now in self.rows)."""
+        if self._recalled([(EVENT, event_id), (EVENT_LD, event_id)]):
+            return False
+        return not self._recalled([*self.references_of(event_id), *self.single_keys(event_id)])
 
     def _sql_params(self):
         return {"language": self.language, "epoch": current_epoch()}
 
     def _found(self, rows):
-        for kind, record_id, body, sort_name in rows:
-            self.rows[(kind, record_id)] = (body, sort_name)
+        self._keep({(kind, record_id): (body, sort_name) for kind, record_id, body, sort_name in rows})
 
     def _absent_unless_found(self, keys):
         self.absent.update(key for key in keys if key not in self.rows)

@@ -106,15 +106,15 @@ class EventViewSet(EventWriteActions, WPViewSet):
         page = fetch_page(statement, page_number, per_page)
         if page_number > 1 and not page.rows:
             raise archive_page_not_found()
-        records = self.page_records(page.rows)
+        records = self.page_records(page)
         links = page_links(namespace_url(request, "/events/"), self.echoed_filters(window, per_page), page)
         return list_response("events", records, page, links)
 
-    def page_records(self, rows):
+    def page_records(self, page):
         """The JSON texts of a page's records: stored renderings joined; those not stored yet are built
         (and stored). Texts, not dicts: parsing and writing them again would cost more than the join."""
-        request = self.request
-        assembler = rendering.Assembler(request, translation.get_language())
+        request, rows = self.request, page.rows
+        assembler = rendering.Assembler(request, translation.get_language(), page.state)
         page_ids = [row["pk"] for row in rows]
         assembler.fetch_events(page_ids)
         records = {}

@@ -103,15 +103,16 @@ class LinkedViewSet(WPViewSet):
         page = fetch_page(ListStatement(self.model, key, page_query), params["page"], per_page)
         if page.page > 1 and not page.rows:
             raise self.archive_page_not_found()
-        records = self.page_records(page.rows)
+        records = self.page_records(page)
         links = page_links(namespace_url(request, f"/{self.collection}/"), self.echoed_filters(per_page), page)
         return list_response(self.collection, records, page, links)
 
-    def page_records(self, rows):
+    def page_records(self, page):
         """The JSON texts of a page's records: stored renderings where the record has no password
         (what a protected record shows depends on the request), built (and stored) otherwise."""
+        rows = page.rows
         protected = {row["pk"] for row in rows if row["password"]}
-        assembler = rendering.Assembler(self.request, translation.get_language())
+        assembler = rendering.Assembler(self.request, translation.get_language(), page.state)
         return assembler.record_texts(
             rendering.SOURCE_KINDS[self.model], [row["pk"] for row in rows], self.built_texts,
             stored=lambda pk: pk not in protected,

@@ -49,12 +49,12 @@ class TermViewSet(WPViewSet):
         # Everything the query is built from, and nothing else, is its key.
         key = (self.collection, repr(filters), orderby, order, include_ids)
         page = self.fetch_page(ListStatement(Term, key, page_query), params["page"], per_page)
-        return self.list_response(self.page_records([row["pk"] for row in page.rows]), page)
+        return self.list_response(self.page_records(page), page)
 
-    def page_records(self, ids):
+    def page_records(self, page):
         """The JSON texts of a page's records: stored renderings, built (and stored) where missing."""
-        assembler = rendering.Assembler(self.request, translation.get_language())
-        return assembler.record_texts(rendering.TERM_RECORD, ids, self.built_texts)
+        assembler = rendering.Assembler(self.request, translation.get_language(), page.state)
+        return assembler.record_texts(rendering.TERM_RECORD, [row["pk"] for row in page.rows], self.built_texts)
 
     def built_texts(self, ids):
         # One context: category ancestors are loaded once, not per record.

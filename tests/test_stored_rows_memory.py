@@ -1,0 +1,144 @@
+"""Pages and stored rows a process remembers between requests (PostgreSQL): a repeated read runs one
+small statement, and every commit, from this process or any other, is seen by the next read."""
+import json
+
+import psycopg
+import pytest
+from django.core.management import call_command
+from django.db import connection, transaction
+
+from events import list_versions
+from events.api import pagination, rendering
+from events.models import Event, RenderedRecord
+
+from .conftest import API, post_json
+from .test_rendering_store import LANGUAGES, WRITES, _restore, calendar, urls  # noqa: F401 - the fixture
+
+pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+
+LISTS = [
+    "/events?start_date=2020-01-01&end_date=2040-12-31",
+    "/venues?per_page=50",
+    "/organizers?per_page=50",
+    "/categories?per_page=50",
+    "/tags?hide_empty=false",
+]
+
+
+@pytest.fixture(autouse=True)
+def forget_everything():
+    forget()
+
+
+def forget():
+    for memory in (pagination.remembered_pages, pagination.remembered_totals, rendering._stored_rows, rendering._event_facts):
+        memory.clear()
+
+
+def another_process():
+    """A connection of its own, as another server process would have: its commits are not this one's."""
+    settings = connection.settings_dict
+    return psycopg.connect(
+        dbname=settings["NAME"], user=settings["USER"], host=settings["HOST"] or None, port=settings["PORT"] or None,
+        password=settings["PASSWORD"] or None, autocommit=True,
+    )
+
+
+def fresh(api, url):
+    """The answer built from the database alone: nothing remembered, nothing stored."""
+    kept = {(row.kind, row.record_id, row.language) for row in RenderedRecord.objects.all()}
+    RenderedRecord.objects.all().delete()
+    forget()
+    answer = api.get(url)
+    _restore(kept)
+    return answer
+
+
+@pytest.mark.parametrize("path", LISTS + ["/events/{concert}"])
+def test_a_repeated_read_runs_only_the_versions_statement(api, calendar, path, django_assert_num_queries):
+    url = API + path.format(concert=calendar["events"][0].pk)
+    api.get(url)  # stores what was not stored yet (a change to the store, which the next read sees)
+    first = api.get(url)
+    assert first.status_code == 200
+    with django_assert_num_queries(1) as queries:
+        again = api.get(url)
+    assert "events_list_version" in queries.captured_queries[0]["sql"]
+    assert again.content == first.content
+    assert again.get("X-WP-Total") == first.get("X-WP-Total")
+
+
+@pytest.mark.parametrize("write", list(WRITES), ids=list(WRITES))
+def test_after_every_kind_of_write_a_remembered_read_equals_a_fresh_one(api, editor, calendar, write):
+    from .factories import make_user
+
+    author = make_user("author")
+    Event.objects.filter(pk=calendar["events"][0].pk).update(author=author)
+    calendar["author"] = author
+    call_command("events_render", stdout=None)
+    # Remembered before the write, in every language: pages, stored rows, an event's facts.
+    paths = [*urls(calendar)[:2], *(API + path for path in LISTS)]
+    for prefix in LANGUAGES:
+        for url in paths:
+            api.get(f"{prefix}{url}")
+            assert api.get(f"{prefix}{url}").status_code == 200
+    response = WRITES[write](editor, calendar)
+    assert getattr(response, "status_code", 200) < 400, getattr(response, "content", b"")
+    for prefix in LANGUAGES:
+        for url in paths:
+            remembered = api.get(f"{prefix}{url}")
+            built = fresh(api, f"{prefix}{url}")
+            assert (remembered.status_code, remembered.content) == (built.status_code, built.content), (write, prefix, url)
+            assert remembered.get("X-WP-Total") == built.get("X-WP-Total")
+
+
+def test_a_commit_by_another_process_is_seen_by_the_next_read(api, calendar):
+    concert = calendar["events"][0]
+    single, listed = f"{API}/events/{concert.pk}", API + LISTS[0]
+    for url in (single, listed, single, listed):
+        assert api.get(url).status_code == 200
+    # Another process re-renders the concert's stored row behind this one's back.
+    with another_process() as other:
+        other.execute(
+            "UPDATE events_renderedrecord SET body = replace(body, %s, %s) WHERE kind = 'event' AND record_id = %s AND language = 'en'",
+            ['"title":"Concert"', '"title":"Concert, rendered elsewhere"', concert.pk],
+        )
+    assert api.get(single).json()["title"] == "Concert, rendered elsewhere"
+    assert api.get(listed).json()["events"][0]["title"] == "Concert, rendered elsewhere"
+    # …and trashes it: the single read's facts and the list's page and total follow at once.
+    total = api.get(listed).json()["total"]
+    with another_process() as other:
+        other.execute("UPDATE events_event SET status = 'trash', status_before_trash = status WHERE id = %s", [concert.pk])
+    assert api.get(single).json()["code"] == "event-no-longer-available"
+    after = api.get(listed)
+    assert after.json()["total"] == total - 1
+    assert concert.pk not in [event["id"] for event in after.json()["events"]]
+
+
+def test_a_transaction_reads_its_own_writes_not_what_was_remembered(api, calendar):
+    concert = calendar["events"][0]
+    single, listed = f"{API}/events/{concert.pk}", API + LISTS[0]
+    for url in (single, listed, single, listed):
+        assert api.get(url).status_code == 200
+    with transaction.atomic():
+        Event.objects.filter(pk=concert.pk).update(status="draft")
+        RenderedRecord.objects.filter(kind="event", record_id=concert.pk).update(body=json.dumps({"id": concert.pk}))
+        assert concert.pk not in [event["id"] for event in api.get(listed).json()["events"]]
+        assert api.get(single).json()["code"] == "event-not-accessible"
+        transaction.set_rollback(True)
+    # Rolled back: nothing was bumped, and what was remembered is still what the database holds.
+    assert api.get(single).json()["title"] == "Concert"
+    assert concert.pk in [event["id"] for event in api.get(listed).json()["events"]]
+
+
+def test_a_change_to_the_store_bumps_its_version():
+    def version():
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT versions FROM events_list_version")
+            return json.loads(cursor.fetchone()[0]).get(list_versions.RENDERED_TABLE)
+
+    before = version()
+    RenderedRecord.objects.create(kind="event", record_id=1, language="en", epoch="x", body="{}")
+    assert version() != before
+    before = version()
+    RenderedRecord.objects.filter(record_id=1).delete()
+    assert version() != before
