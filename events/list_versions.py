@@ -16,9 +16,12 @@ versions (`read_state`, one small statement), in every process alike.
 """
 import json
 import re
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import lru_cache
 
 from django.apps import apps
+from django.db import connections, router
 
 from .memory import RecentValues
 
@@ -63,11 +66,49 @@ def _model_tables():
     return frozenset(model._meta.db_table for model in apps.get_models(include_auto_created=True))
 
 
+# The states read so far by the read request in progress, by database (state_per_read).
+_read_states = ContextVar("events_read_states", default=None)
+
+
+@contextmanager
+def state_per_read():
+    """Within a read (a GET), the versions are read once, at first need, and checked against by
+    everything the request recalls: what it reads after that is at least as new as they say.
+    A write must not: what it reads after its own commit would be checked against older versions."""
+    token = _read_states.set({})
+    try:
+        yield
+    finally:
+        _read_states.reset(token)
+
+
 def read_state(connection):
     """The value of STATE_SQL now, in a statement of its own: what remembered rows are checked against."""
+    states = _read_states.get()
+    if states is not None and connection.alias in states:
+        return states[connection.alias]
     with connection.cursor() as cursor:
         cursor.execute(f"SELECT {STATE_SQL}")
-        return cursor.fetchone()[0]
+        state = cursor.fetchone()[0]
+    if states is not None:
+        states[connection.alias] = state
+    return state
+
+
+def recalled(memory, model, key, read):
+    """`read()` (a lookup in `model`'s table), recalled from `memory` (a VersionedValues) when this
+    process made it under the current version of that table. Only within a read request on
+    PostgreSQL outside a transaction (state_per_read); everywhere else it is made every time."""
+    connection = connections[router.db_for_read(model)]
+    if _read_states.get() is None or connection.vendor != "postgresql" or connection.in_atomic_block:
+        return read()
+    version = tables_key((model._meta.db_table,), read_state(connection))
+    key = (connection.alias, *key)
+    value = memory.recall(key, version)
+    if value is None:
+        value = read()
+        memory.remember(key, version, value)
+    return value
 
 
 def state_key(sql, state):

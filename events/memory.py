@@ -32,3 +32,17 @@ class RecentValues:
     def clear(self):
         with self._lock:
             self._entries.clear()
+
+
+class VersionedValues(RecentValues):
+    """Values remembered with what they were read under (events.list_versions): a value is recalled
+    only under exactly that, so a change anywhere (a newer version) makes it a miss, never stale."""
+
+    def recall(self, key, version):
+        found = self.get(key)
+        if found is not None and found[0] == version:
+            return found[1]
+        return None
+
+    def remember(self, key, version, value):
+        self.put(key, (version, value))

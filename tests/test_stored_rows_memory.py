@@ -18,6 +18,8 @@ pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
 LISTS = [
     "/events?start_date=2020-01-01&end_date=2040-12-31",
+    # The filter's slugs and IDs are looked up (and remembered) before the page is read.
+    "/events?start_date=2020-01-01&end_date=2040-12-31&categories=music&venue={venue}",
     "/venues?per_page=50",
     "/organizers?per_page=50",
     "/categories?per_page=50",
@@ -54,9 +56,14 @@ def fresh(api, url):
     return answer
 
 
-@pytest.mark.parametrize("path", LISTS + ["/events/{concert}"])
+def paths_of(calendar, paths):
+    concert = calendar["events"][0]
+    return [API + path.format(concert=concert.pk, slug=concert.slug, venue=calendar["venue"].pk) for path in paths]
+
+
+@pytest.mark.parametrize("path", LISTS + ["/events/{concert}", "/events/by-slug/{slug}"])
 def test_a_repeated_read_runs_only_the_versions_statement(api, calendar, path, django_assert_num_queries):
-    url = API + path.format(concert=calendar["events"][0].pk)
+    [url] = paths_of(calendar, [path])
     api.get(url)  # stores what was not stored yet (a change to the store, which the next read sees)
     first = api.get(url)
     assert first.status_code == 200
@@ -76,7 +83,7 @@ def test_after_every_kind_of_write_a_remembered_read_equals_a_fresh_one(api, edi
     calendar["author"] = author
     call_command("events_render", stdout=None)
     # Remembered before the write, in every language: pages, stored rows, an event's facts.
-    paths = [*urls(calendar)[:2], *(API + path for path in LISTS)]
+    paths = [*urls(calendar), *paths_of(calendar, LISTS)]
     for prefix in LANGUAGES:
         for url in paths:
             api.get(f"{prefix}{url}")
@@ -93,7 +100,7 @@ def test_after_every_kind_of_write_a_remembered_read_equals_a_fresh_one(api, edi
 
 def test_a_commit_by_another_process_is_seen_by_the_next_read(api, calendar):
     concert = calendar["events"][0]
-    single, listed = f"{API}/events/{concert.pk}", API + LISTS[0]
+    single, listed = f"{API}/events/{concert.pk}", paths_of(calendar, LISTS)[0]
     for url in (single, listed, single, listed):
         assert api.get(url).status_code == 200
     # Another process re-renders the concert's stored row behind this one's back.
@@ -116,7 +123,7 @@ def test_a_commit_by_another_process_is_seen_by_the_next_read(api, calendar):
 
 def test_a_transaction_reads_its_own_writes_not_what_was_remembered(api, calendar):
     concert = calendar["events"][0]
-    single, listed = f"{API}/events/{concert.pk}", API + LISTS[0]
+    single, listed = f"{API}/events/{concert.pk}", paths_of(calendar, LISTS)[0]
     for url in (single, listed, single, listed):
         assert api.get(url).status_code == 200
     with transaction.atomic():
@@ -142,3 +149,19 @@ def test_a_change_to_the_store_bumps_its_version():
     before = version()
     RenderedRecord.objects.filter(record_id=1).delete()
     assert version() != before
+
+
+def test_a_slug_renamed_by_another_process_is_looked_up_again(api, calendar):
+    concert = calendar["events"][0]
+    by_old, by_new = f"{API}/events?categories=music", f"{API}/events?categories=tunes"
+    old_slug, new_slug = f"{API}/events/by-slug/{concert.slug}", f"{API}/events/by-slug/renamed-concert"
+    for url in (by_old, by_old, old_slug, old_slug):
+        assert api.get(url).status_code == 200
+    assert api.get(by_new).json()["code"] == "rest_invalid_param"
+    with another_process() as other:
+        other.execute("UPDATE events_term SET slug = 'tunes' WHERE slug = 'music'")
+        other.execute("UPDATE events_event SET slug = 'renamed-concert' WHERE id = %s", [concert.pk])
+    assert api.get(by_old).json()["code"] == "rest_invalid_param"
+    assert concert.pk in [event["id"] for event in api.get(by_new).json()["events"]]
+    assert api.get(old_slug).json()["code"] == "rest_invalid_param"  # as for any unknown slug
+    assert api.get(new_slug).json()["id"] == concert.pk

@@ -7,6 +7,7 @@ so the app mounts one view and routes here.
 """
 import json
 import re
+from contextlib import nullcontext
 from functools import lru_cache
 
 from django.core.signals import setting_changed
@@ -15,6 +16,7 @@ from django.utils.cache import patch_vary_headers
 from django.views.decorators.csrf import csrf_exempt
 from rest_framework.response import Response
 
+from .. import list_versions
 from ..conf import events_settings
 from . import conditional, errors, read_cache
 from .params import LANGUAGE_CODES
@@ -135,7 +137,8 @@ def _dispatch(request, route_path):
     if route.has_path_variable:
         conditional.check_if_match(request, route_path, _dispatch)
     request.raw_params = collect_params(request, kwargs)
-    with translation.override(_requested_language(request.raw_params)):
+    reading = list_versions.state_per_read() if method == "GET" else nullcontext()
+    with reading, translation.override(_requested_language(request.raw_params)):
         response = route.views[endpoint.action](request, **kwargs)
         if isinstance(response, Response):
             # Render inside the language override: lazy strings resolve in the request's language.

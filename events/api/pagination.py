@@ -13,7 +13,7 @@ from rest_framework.response import Response
 
 from .. import list_versions
 from ..conf import events_settings
-from ..memory import RecentValues
+from ..memory import RecentValues, VersionedValues
 from .params import MAX_RECORD_ID
 from .links import with_query
 from .renderers import JSONText, to_json
@@ -126,7 +126,7 @@ def fetch_page(listing, page, per_page):
             rows = _column_rows(connection, sql, params, offset, per_page)
             state = rows[0]["listed_state"] if rows else None
             if rows and statement.key is not None:
-                remembered_pages.put((key, offset, per_page), (list_versions.state_key(sql, state), rows))
+                remembered_pages.remember((key, offset, per_page), list_versions.state_key(sql, state), rows)
     else:
         listed = _with_state(statement.queryset)
         sql, params = _compiled(listed)
@@ -135,19 +135,19 @@ def fetch_page(listing, page, per_page):
         key = repr((sql, params))
         rows = list(listed[offset : offset + per_page])
         state = rows[0].listed_state if rows else None
-    total = _remembered_total(key, list_versions.state_key(sql, state)) if state is not None else None
+    total = remembered_totals.recall(key, list_versions.state_key(sql, state)) if state is not None else None
     if total is None:
         # After a commit that changed what the list reads, every request of it misses at once: the
         # first thread of the process counts, the others wait for its total instead of each
         # running the same count.
         with _counting_locks[hash(key) % len(_counting_locks)]:
-            total = _remembered_total(key, list_versions.state_key(sql, state)) if state is not None else None
+            total = remembered_totals.recall(key, list_versions.state_key(sql, state)) if state is not None else None
             if total is None:
                 count_sql, count_params = statement.compiled("count", lambda queryset: _compiled(queryset.order_by().values("pk")))
                 with connection.cursor() as cursor:
                     cursor.execute(f"SELECT COUNT(*), {list_versions.STATE_SQL} FROM ({count_sql}) AS listed", count_params)
                     total, counted_at = cursor.fetchone()
-                remembered_totals.put(key, (list_versions.state_key(sql, counted_at), total))
+                remembered_totals.remember(key, list_versions.state_key(sql, counted_at), total)
     return Page(rows=rows, page=page, per_page=per_page, total=total, state=state)
 
 
@@ -160,13 +160,11 @@ def _remembered_page(statement, connection, key, sql, offset, per_page):
     """
     if statement.key is None:
         return None, None
-    remembered = remembered_pages.get((key, offset, per_page))
-    if remembered is None:
-        return None, None
+    if remembered_pages.get((key, offset, per_page)) is None:
+        return None, None  # never read here: no need to read the versions
     state = list_versions.read_state(connection)
-    if remembered[0] != list_versions.state_key(sql, state):
-        return None, None
-    return remembered[1], state
+    rows = remembered_pages.recall((key, offset, per_page), list_versions.state_key(sql, state))
+    return (rows, state) if rows is not None else (None, None)
 
 
 def _with_state(queryset):
@@ -180,14 +178,6 @@ def _column_rows(connection, sql, params, offset, per_page):
         cursor.execute(f"{sql} LIMIT {int(per_page)} OFFSET {int(offset)}", params)
         names = [column[0] for column in cursor.description]
         return [dict(zip(names, row)) for row in cursor.fetchall()]
-
-
-def _remembered_total(key, state):
-    """The total counted for this list under exactly this state (list_versions.state_key), or None."""
-    remembered = remembered_totals.get(key)
-    if state is not None and remembered is not None and remembered[0] == state:
-        return remembered[1]
-    return None
 
 
 def _page_counted_alongside(statement, connection, offset, page, per_page):
@@ -218,9 +208,9 @@ def _field(row, name):
 
 
 # List totals by list query: (state, total) of the most recently counted 512 lists of a process.
-remembered_totals = RecentValues(max_entries=512)
+remembered_totals = VersionedValues(max_entries=512)
 # Page rows by list query, offset and size: (state key, rows) of the 512 most recently read pages.
-remembered_pages = RecentValues(max_entries=512)
+remembered_pages = VersionedValues(max_entries=512)
 # The compiled statements of the 512 most recently read list keys (ListStatement).
 compiled_statements = RecentValues(max_entries=512)
 

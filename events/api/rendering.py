@@ -39,7 +39,7 @@ from django.utils.encoding import iri_to_uri
 
 from ..conf import events_settings
 from .. import changes, list_versions
-from ..memory import RecentValues
+from ..memory import RecentValues, VersionedValues
 from .renderers import to_json
 from ..models import Attachment, Event, EventOrganizer, Organizer, PostKind, RenderedRecord, Term, Venue
 
@@ -439,9 +439,9 @@ _joined_event_texts = RecentValues(max_entries=512)
 # (row kind, record ID, language, epoch) → (version of the rendering store, (body, sort name)): the
 # rows this process read recently, current while the store's version is the one they were read
 # under (PostgreSQL; list_versions). Events are the largest rows, a few kB each.
-_stored_rows = RecentValues(max_entries=4096)
+_stored_rows = VersionedValues(max_entries=4096)
 # (database, event ID) → (version of the events table, RecordFacts): what a single read checks.
-_event_facts = RecentValues(max_entries=4096)
+_event_facts = VersionedValues(max_entries=4096)
 
 
 class Splicer:
@@ -592,9 +592,9 @@ class Assembler:
             return keys
         missing = []
         for key in keys:
-            remembered = _stored_rows.get((*key, self.language, current_epoch()))
-            if remembered is not None and remembered[0] == self.store_version:
-                self.rows[key] = remembered[1]
+            row = _stored_rows.recall((*key, self.language, current_epoch()), self.store_version)
+            if row is not None:
+                self.rows[key] = row
             else:
                 missing.append(key)
         return missing
@@ -606,7 +606,7 @@ class Assembler:
         if self.store_version is not None:
             epoch = current_epoch()
             for key, row in found.items():
-                _stored_rows.put((*key, self.language, epoch), (self.store_version, row))
+                _stored_rows.remember((*key, self.language, epoch), self.store_version, row)
 
     def fetch_events(self, event_ids):
         """The stored events and every row they embed: one query on PostgreSQL, two elsewhere, none
@@ -642,9 +642,9 @@ class Assembler:
             state = list_versions.read_state(connection)
             self._use_state(state)
             facts_version = list_versions.tables_key((Event._meta.db_table,), state)
-            remembered = _event_facts.get((connection.alias, event_id))
-            if remembered is not None and remembered[0] == facts_version and self._recalled_single(event_id):
-                return remembered[1]
+            facts = _event_facts.recall((connection.alias, event_id), facts_version)
+            if facts is not None and self._recalled_single(event_id):
+                return facts
         events = connection.ops.quote_name(Event._meta.db_table)
         rows = connection.ops.quote_name(RenderedRecord._meta.db_table)
         own = f"kind IN ('{EVENT}', '{EVENT_LD}') AND record_id = %(id)s"
@@ -670,7 +670,7 @@ class Assembler:
         facts = RecordFacts(PostKind.EVENT, event_id, status, author_id, password, status_before_trash)
         if facts_version is not None:
             # Read after the versions were: at least as new as what they stand for.
-            _event_facts.put((connection.alias, event_id), (facts_version, facts))
+            _event_facts.remember((connection.alias, event_id), facts_version, facts)
         return facts
 
     def _recalled_single(self, event_id):

@@ -7,8 +7,9 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
-from ... import dates
+from ... import dates, list_versions
 from ...conf import events_settings
+from ...memory import VersionedValues
 from ...models import Event, Organizer, PostIdentity, PostKind, Taxonomy, Term, Venue
 from ...services import visibility
 from ...text import normalize_lookup_slug
@@ -69,7 +70,9 @@ def event_for_slug(field, value):
         field.type_error()
     slug = normalize_lookup_slug(value)
     # An empty normalised slug must not match the drafts that have no slug yet.
-    event_id = Event.objects.filter(slug=slug).order_by("pk").values_list("pk", flat=True).first() if slug else None
+    event_id = list_versions.recalled(
+        _lookups, Event, ("event slug", slug), lambda: Event.objects.filter(slug=slug).order_by("pk").values_list("pk", flat=True).first()
+    ) if slug else None
     if event_id is None:
         field.refuse()
     return SlugMatch(slug=slug, event_id=event_id)
@@ -100,6 +103,17 @@ def positive_ids(field, items):
     return ids
 
 
+# What list filters name (slugs, IDs), looked up once per version of the table they name.
+_lookups = VersionedValues(max_entries=1024)
+
+
+def _existing(model, ids):
+    return list_versions.recalled(
+        _lookups, model, ("ids", model._meta.db_table, frozenset(ids)),
+        lambda: frozenset(model.objects.filter(pk__in=ids).values_list("pk", flat=True)),
+    )
+
+
 def existing_ids(model):
     """Every item the ID of an existing record of `model`, in one query."""
 
@@ -108,7 +122,7 @@ def existing_ids(model):
         wanted = {record_id for record_id in ids if record_id <= MAX_RECORD_ID}
         if len(wanted) != len(set(ids)):
             field.refuse()
-        if wanted and len(set(model.objects.filter(pk__in=wanted).values_list("pk", flat=True))) != len(wanted):
+        if wanted and len(_existing(model, wanted)) != len(wanted):
             field.refuse()
         return ids
 
@@ -132,9 +146,12 @@ def existing_terms(taxonomy):
         texts = [str(item).strip() for item in items]
         slugs = {text for text in texts} | {normalize_lookup_slug(text) for text in texts}
         numbers = {int(text) for text in texts if is_ascii_digits(text) and int(text) <= MAX_RECORD_ID}
-        found = Term.objects.filter(taxonomy=taxonomy).filter(Q(slug__in=slugs) | Q(pk__in=numbers)).order_by()
+        found = list_versions.recalled(
+            _lookups, Term, ("terms", taxonomy, frozenset(slugs), frozenset(numbers)),
+            lambda: tuple(Term.objects.filter(taxonomy=taxonomy).filter(Q(slug__in=slugs) | Q(pk__in=numbers)).values_list("pk", "slug")),
+        )
         by_slug, by_id = {}, set()
-        for pk, slug in found.values_list("pk", "slug"):
+        for pk, slug in found:
             by_slug[slug] = pk
             by_id.add(pk)
         ids = []
