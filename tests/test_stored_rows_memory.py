@@ -165,3 +165,28 @@ def test_a_slug_renamed_by_another_process_is_looked_up_again(api, calendar):
     assert concert.pk in [event["id"] for event in api.get(by_new).json()["events"]]
     assert api.get(old_slug).json()["code"] == "rest_invalid_param"  # as for any unknown slug
     assert api.get(new_slug).json()["id"] == concert.pk
+
+
+def test_a_remembered_list_body_is_one_of_its_own_request(api, calendar):
+    """The body is remembered under what its links echo and the host and language it is spliced
+    with; a page showing a password-protected event is never remembered (it is blanked or not per
+    request)."""
+    listed = paths_of(calendar, LISTS)[0]
+    for _ in range(2):
+        plain = api.get(f"{API}/categories").json()["rest_url"]
+        explicit = api.get(f"{API}/categories?hide_empty=true").json()["rest_url"]
+        assert "hide_empty" not in plain and "hide_empty=1" in explicit
+        concert_only = f"{listed}&categories=jazz"  # no password-protected event on this page
+        here = api.get(concert_only).json()["events"][0]["url"]
+        there = api.get(concert_only, HTTP_HOST="localhost").json()["events"][0]["url"]
+        chinese = api.get(f"/zh-hans{listed}").json()["rest_url"]
+        assert here.startswith("http://testserver/") and there.startswith("http://localhost/")
+        assert "/zh-hans/" in chinese
+
+        def members_only(query=""):
+            events = api.get(f"{listed}{query}").json()["events"]
+            return next(event for event in events if event["id"] == calendar["events"][2].pk)
+
+        assert members_only()["venue"] == []
+        assert members_only("&password=secret")["venue"]["venue"] == "Hall"
+        assert members_only()["venue"] == []

@@ -33,6 +33,9 @@ class Page:
     # What the rows were read under (list_versions.STATE_SQL), on PostgreSQL outside a transaction:
     # the rendering store's rows remembered under the same versions are current too.
     state: str = None
+    # The versions of the tables the page's statement reads, when its rows and total may be
+    # remembered (a list with a ListStatement key): what the list's body is remembered under.
+    versions: tuple = None
 
     @property
     def total_pages(self):
@@ -127,6 +130,7 @@ def fetch_page(listing, page, per_page):
             state = rows[0]["listed_state"] if rows else None
             if rows and statement.key is not None:
                 remembered_pages.remember((key, offset, per_page), list_versions.state_key(sql, state), rows)
+        versions = list_versions.state_key(sql, state) if state is not None and statement.key is not None else None
     else:
         listed = _with_state(statement.queryset)
         sql, params = _compiled(listed)
@@ -135,6 +139,7 @@ def fetch_page(listing, page, per_page):
         key = repr((sql, params))
         rows = list(listed[offset : offset + per_page])
         state = rows[0].listed_state if rows else None
+        versions = None
     total = remembered_totals.recall(key, list_versions.state_key(sql, state)) if state is not None else None
     if total is None:
         # After a commit that changed what the list reads, every request of it misses at once: the
@@ -148,7 +153,7 @@ def fetch_page(listing, page, per_page):
                     cursor.execute(f"SELECT COUNT(*), {list_versions.STATE_SQL} FROM ({count_sql}) AS listed", count_params)
                     total, counted_at = cursor.fetchone()
                 remembered_totals.remember(key, list_versions.state_key(sql, counted_at), total)
-    return Page(rows=rows, page=page, per_page=per_page, total=total, state=state)
+    return Page(rows=rows, page=page, per_page=per_page, total=total, state=state, versions=versions)
 
 
 def _remembered_page(statement, connection, key, sql, offset, per_page):
@@ -209,6 +214,8 @@ def _field(row, name):
 
 # List totals by list query: (state, total) of the most recently counted 512 lists of a process.
 remembered_totals = VersionedValues(max_entries=512)
+# List bodies by what they are made of (remembered_list): (versions, body text) of 256 pages.
+remembered_bodies = VersionedValues(max_entries=256)
 # Page rows by list query, offset and size: (state key, rows) of the 512 most recently read pages.
 remembered_pages = VersionedValues(max_entries=512)
 # The compiled statements of the 512 most recently read list keys (ListStatement).
@@ -252,10 +259,34 @@ def list_response(key, records, page, links):
     tail["total"] = page.total
     tail["total_pages"] = page.total_pages
     if records and isinstance(records[0], str):
-        body = JSONText(f"{{{to_json(key)}:[{','.join(records)}],{to_json(tail)[1:]}")
-    else:
-        body = {key: records, **tail}
+        return list_answer(JSONText(f"{{{to_json(key)}:[{','.join(records)}],{to_json(tail)[1:]}"), page)
+    return list_answer({key: records, **tail}, page)
+
+
+def list_answer(body, page):
     response = Response(body)
     response["X-TEC-Total"] = str(page.total)
     response["X-TEC-TotalPages"] = str(page.total_pages)
+    return response
+
+
+def remembered_list(page, key, build):
+    """The list's answer, `build()` (a list_answer), its body remembered by this process under `key`.
+
+    `key` is everything the body is made of besides the page's rows and total and the stored
+    records they show: the list's ListStatement key, the page and its size, the links' filters
+    and the request's splicer key (REST root and origin); None when the body depends on more (a
+    password-protected record, blanked or not per request). The body is remembered under the
+    versions the page was read under (Page.versions) and the rendering store's version then, so it
+    is recalled only while neither changed, as the rows it is made of are.
+    """
+    if key is None or page.versions is None:
+        return build()
+    valid_for = (page.versions, list_versions.tables_key((list_versions.RENDERED_TABLE,), page.state))
+    body = remembered_bodies.recall(key, valid_for)
+    if body is not None:
+        return list_answer(body, page)
+    response = build()
+    if isinstance(response.data, JSONText):
+        remembered_bodies.remember(key, valid_for, response.data)
     return response

@@ -13,7 +13,7 @@ from ...services import visibility
 from .. import errors, rendering
 from ..filters.events import EventFilterSet, date_window, filter_values
 from ..links import namespace_url
-from ..pagination import ListStatement, effective_per_page, fetch_page, list_response, page_links
+from ..pagination import ListStatement, effective_per_page, fetch_page, list_response, page_links, remembered_list
 from ..renderers import JSONText, to_json
 from ..params import MAX_RECORD_ID
 from ..serializers.event_params import (
@@ -106,9 +106,15 @@ class EventViewSet(EventWriteActions, WPViewSet):
         page = fetch_page(statement, page_number, per_page)
         if page_number > 1 and not page.rows:
             raise archive_page_not_found()
-        records = self.page_records(page)
-        links = page_links(namespace_url(request, "/events/"), self.echoed_filters(window, per_page), page)
-        return list_response("events", records, page, links)
+        echoed = self.echoed_filters(window, per_page)
+
+        def answer():
+            links = page_links(namespace_url(request, "/events/"), echoed, page)
+            return list_response("events", self.page_records(page), page, links)
+
+        protected = any(row["password"] for row in page.rows)
+        body_key = None if protected else (statement.key, page_number, per_page, repr(echoed), rendering.Splicer(request).key)
+        return remembered_list(page, body_key, answer)
 
     def page_records(self, page):
         """The JSON texts of a page's records: stored renderings joined; those not stored yet are built

@@ -8,7 +8,7 @@ from ...models import PostStatus
 from ...services import visibility
 from .. import errors, rendering
 from ..links import namespace_url
-from ..pagination import ListStatement, effective_per_page, fetch_page, list_response, page_links
+from ..pagination import ListStatement, effective_per_page, fetch_page, list_response, page_links, remembered_list
 from ..parsing import is_truthy
 from ..permissions import CanEditKind
 from ..renderers import to_json
@@ -100,12 +100,19 @@ class LinkedViewSet(WPViewSet):
         # Everything the query is built from, and nothing else, is its key; the upcoming filter
         # reads the clock as it is built, so a list using it is built afresh every time.
         key = None if "upcoming_statuses" in filters else (self.collection, repr(filters), repr(listable))
-        page = fetch_page(ListStatement(self.model, key, page_query), params["page"], per_page)
+        statement = ListStatement(self.model, key, page_query)
+        page = fetch_page(statement, params["page"], per_page)
         if page.page > 1 and not page.rows:
             raise self.archive_page_not_found()
-        records = self.page_records(page)
-        links = page_links(namespace_url(request, f"/{self.collection}/"), self.echoed_filters(per_page), page)
-        return list_response(self.collection, records, page, links)
+        echoed = self.echoed_filters(per_page)
+
+        def answer():
+            links = page_links(namespace_url(request, f"/{self.collection}/"), echoed, page)
+            return list_response(self.collection, self.page_records(page), page, links)
+
+        protected = any(row["password"] for row in page.rows)
+        body_key = None if protected else (statement.key, page.page, per_page, repr(echoed), rendering.Splicer(request).key)
+        return remembered_list(page, body_key, answer)
 
     def page_records(self, page):
         """The JSON texts of a page's records: stored renderings where the record has no password

@@ -7,7 +7,7 @@ from ...services import terms as term_service
 from .. import rendering
 from ..filters.terms import TermFilterSet, order_terms
 from ..links import namespace_url, with_query
-from ..pagination import ListStatement, Page, effective_per_page, fetch_page
+from ..pagination import ListStatement, Page, effective_per_page, fetch_page, list_answer, remembered_list
 from ..parsing import is_truthy
 from ..renderers import JSONText, to_json
 from ..permissions import CanManageCategories, CanManageTags
@@ -48,8 +48,10 @@ class TermViewSet(WPViewSet):
 
         # Everything the query is built from, and nothing else, is its key.
         key = (self.collection, repr(filters), orderby, order, include_ids)
-        page = self.fetch_page(ListStatement(Term, key, page_query), params["page"], per_page)
-        return self.list_response(self.page_records(page), page)
+        statement = ListStatement(Term, key, page_query)
+        page = self.fetch_page(statement, params["page"], per_page)
+        body_key = (statement.key, page.page, per_page, repr(self.echoed_filters(per_page)), rendering.Splicer(request).key)
+        return remembered_list(page, body_key, lambda: self.list_response(self.page_records(page), page))
 
     def page_records(self, page):
         """The JSON texts of a page's records: stored renderings, built (and stored) where missing."""
@@ -92,10 +94,7 @@ class TermViewSet(WPViewSet):
             links["previous_rest_url"] = with_query(base, [*filters, *previous])
         text = f"{to_json(head)[:-1]},{to_json(self.collection)}:[{','.join(records)}]"
         text += f",{to_json(links)[1:]}" if links else "}"
-        response = Response(JSONText(text))
-        response["X-TEC-Total"] = str(page.total)
-        response["X-TEC-TotalPages"] = str(page.total_pages)
-        return response
+        return list_answer(JSONText(text), page)
 
     def echoed_filters(self, per_page):
         """The request's other arguments, as sent, so following a link keeps the same list (decisions.md)."""
