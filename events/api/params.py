@@ -9,6 +9,7 @@ from django.utils import timezone
 from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
+from rest_framework.fields import SkipField, empty
 from rest_framework.utils.serializer_helpers import BindingDict
 
 from .. import dates
@@ -327,17 +328,72 @@ class Params(serializers.Serializer):
         (for `bind()`'s name and parent) is enough. Keyed by the language parameter's name, the one
         setting `get_fields()` reads.
         """
-        key = (type(self), events_settings.language_param)
-        prototypes = _declared_fields.get(key)
-        if prototypes is None:
-            prototypes = _declared_fields[key] = self.get_fields()
         fields = BindingDict(self)
-        for name, prototype in prototypes.items():
+        for name, prototype in type(self).declared().items():
             fields[name] = _shallow_copy(prototype)
         return fields
 
     @classmethod
+    def declared(cls):
+        """The class's fields as declared (unbound prototypes: never validate with them directly)."""
+        key = (cls, events_settings.language_param)
+        prototypes = _declared_fields.get(key)
+        if prototypes is None:
+            prototypes = _declared_fields[key] = cls().get_fields()
+        return prototypes
+
+    @classmethod
     def validate_request(cls, raw_params, context):
+        valid = cls._valid_request(raw_params, context)
+        if valid is not None:
+            return valid
+        return cls._validated_by_drf(raw_params, context)
+
+    @classmethod
+    def _valid_request(cls, raw_params, context):
+        """The validated parameters, or None for a request with any failure (or anything unusual).
+
+        What DRF's Serializer.is_valid() gives, for a fraction of its cost: a route declares twenty
+        parameters and a request sends two or three, so only those are bound and validated; the
+        others take their default (declared defaults are plain values or context-free callables).
+        Every refusal goes through _validated_by_drf, the full DRF path, so errors (and WordPress's
+        missing-then-invalid order) come out of one place.
+        """
+        prototypes = cls.declared()
+        if any(name in prototypes and contains_nul(value) for name, value in raw_params.items()):
+            return None
+        params = None
+        values = {}
+        for name, prototype in prototypes.items():
+            if name in raw_params:
+                value = raw_params[name]
+                if params is None:
+                    params = cls(data=raw_params, context=context)
+                field = _shallow_copy(prototype)
+                field.bind(name, params)
+                try:
+                    values[name] = field.run_validation(value)
+                except (serializers.ValidationError, SkipField):
+                    return None
+            elif prototype.required:
+                return None
+            elif prototype.default is not empty:
+                default = prototype.default
+                if getattr(default, "requires_context", False):
+                    return None
+                values[name] = default() if callable(default) else default
+        if cls.validate is not Params.validate:
+            if params is None:
+                params = cls(data=raw_params, context=context)
+            try:
+                values = params.validate(values)
+            except serializers.ValidationError:
+                return None
+        return values
+
+    @classmethod
+    def _validated_by_drf(cls, raw_params, context):
+        """DRF's full validation, for a request the fast path refused: the contract's error for it."""
         params = cls(data=raw_params, context=context)
         declared = params.fields
         # One check for every declared parameter, before any field's own validator (some query the
