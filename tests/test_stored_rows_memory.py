@@ -9,7 +9,8 @@ from django.db import connection, transaction
 
 from events import list_versions
 from events.api import pagination, rendering
-from events.models import Event, RenderedRecord
+from events.api.serializers import event_params
+from events.models import Event, PostStatus, RenderedRecord, Venue
 
 from .conftest import API, post_json
 from .test_rendering_store import LANGUAGES, WRITES, _restore, calendar, urls  # noqa: F401 - the fixture
@@ -33,7 +34,11 @@ def forget_everything():
 
 
 def forget():
-    for memory in (pagination.remembered_pages, pagination.remembered_totals, rendering._stored_rows, rendering._event_facts):
+    memories = (
+        pagination.remembered_pages, pagination.remembered_totals, pagination.remembered_bodies,
+        rendering._stored_rows, rendering._event_facts, rendering._anonymous_single_texts, event_params._lookups,
+    )
+    for memory in memories:
         memory.clear()
 
 
@@ -190,3 +195,14 @@ def test_a_remembered_list_body_is_one_of_its_own_request(api, calendar):
         assert members_only()["venue"] == []
         assert members_only("&password=secret")["venue"]["venue"] == "Hall"
         assert members_only()["venue"] == []
+
+
+def test_a_remembered_single_read_is_an_anonymous_callers_only(api, editor, calendar):
+    """What a single read shows of a linked draft venue depends on who reads: an anonymous
+    caller's remembered text is never another caller's."""
+    Venue.objects.filter(pk=calendar["venue"].pk).update(status=PostStatus.DRAFT)
+    url = f"{API}/events/{calendar['events'][0].pk}"
+    for _ in range(2):
+        assert "json_ld" not in api.get(url).json()["venue"]
+        assert "json_ld" in editor.get(url).json()["venue"]
+        assert "json_ld" not in api.get(url).json()["venue"]

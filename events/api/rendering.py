@@ -442,6 +442,9 @@ _joined_event_texts = RecentValues(max_entries=512)
 _stored_rows = VersionedValues(max_entries=4096)
 # (database, event ID) → (version of the events table, RecordFacts): what a single read checks.
 _event_facts = VersionedValues(max_entries=4096)
+# (event ID, language, epoch, splicer key) → (version of the rendering store, text): an event's
+# single read as anonymous callers get it, a function of stored rows and the splicer's values alone.
+_anonymous_single_texts = VersionedValues(max_entries=1024)
 
 
 class Splicer:
@@ -628,13 +631,13 @@ class Assembler:
             self._found(cursor.fetchall())
         self._absent_unless_found([*keys, *(key for pk in event_ids for key in self.references_of(pk))])
 
-    def event_facts(self, event_id):
+    def event_facts(self, event_id, anonymous=False):
         """The event's RecordFacts (None when there is no such event) and its own rows, in one query;
         on PostgreSQL also every row a single read of it needs (Assembler.single_event).
 
         On PostgreSQL outside a transaction, the versions are read first: when this process
-        remembers the event's facts and every row of its single read under them, that small
-        statement is the only one.
+        remembers the event's facts and every row of its single read (or, for an `anonymous`
+        caller, the finished text) under them, that small statement is the only one.
         """
         connection = connections[DEFAULT_DB_ALIAS]
         facts_version = None
@@ -643,6 +646,8 @@ class Assembler:
             self._use_state(state)
             facts_version = list_versions.tables_key((Event._meta.db_table,), state)
             facts = _event_facts.recall((connection.alias, event_id), facts_version)
+            if facts is not None and anonymous and not facts.password and self._anonymous_text(event_id) is not None:
+                return facts
             if facts is not None and self._recalled_single(event_id):
                 return facts
         events = connection.ops.quote_name(Event._meta.db_table)
@@ -764,12 +769,27 @@ class Assembler:
             self._texts[key] = self.splicer.text(self.rows[key][0])
         return self._texts[key]
 
+    def _anonymous_key(self, event_id):
+        return (event_id, self.language, current_epoch(), self.splicer.key)
+
+    def _anonymous_text(self, event_id):
+        if self.store_version is None:
+            return None
+        return _anonymous_single_texts.recall(self._anonymous_key(event_id), self.store_version)
+
     def single_event(self, event_id, user, protected):
         """The single read's JSON text (events.md §1.5) for `user`, after event_facts(): the list
         record, its venue and organizers with their JSON-LD where `user` may read them, and the
-        event's own JSON-LD unless it is password-protected. Joined as text, as lists are."""
+        event's own JSON-LD unless it is password-protected. Joined as text, as lists are; an
+        anonymous caller's is remembered under the store's version (what it shows of linked
+        records depends on their stored status alone)."""
         from .. import roles
 
+        remembered = not user.is_authenticated and not protected and self.store_version is not None
+        if remembered:
+            text = self._anonymous_text(event_id)
+            if text is not None:
+                return text
         self.fetch([*self.references_of(event_id), *self.single_keys(event_id)])
         venue_ref = self._reference_of(event_id, VENUE)
         organizer_refs = self._references_of(event_id, ORGANIZER)
@@ -790,7 +810,10 @@ class Assembler:
         if organizer_refs:
             linked.append(f'"organizer":{self.fragment_text((ORGANIZER_LD, organizer_refs[0]))}')
         json_ld = _text_inserted_after(self.fragment_text((EVENT_LD, event_id)), "endDate", ",".join(linked))
-        return f'{text[:-1]},"json_ld":{json_ld}}}'
+        text = f'{text[:-1]},"json_ld":{json_ld}}}'
+        if remembered:
+            _anonymous_single_texts.remember(self._anonymous_key(event_id), self.store_version, text)
+        return text
 
     def single_keys(self, event_id):
         """The JSON-LD rows a single read needs beyond the list record's."""

@@ -197,7 +197,8 @@ class EventViewSet(EventWriteActions, WPViewSet):
         """The single read from the rendering store; built from the models when a rendering is missing."""
         request = self.request
         assembler = rendering.Assembler(request, translation.get_language())
-        event = assembler.event_facts(record_id) if 0 < record_id <= MAX_RECORD_ID else None
+        anonymous = not request.user.is_authenticated
+        event = assembler.event_facts(record_id, anonymous) if 0 < record_id <= MAX_RECORD_ID else None
         if event is None:
             raise missing_event(record_id)
         self.check_single_read(event)
