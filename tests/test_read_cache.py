@@ -135,6 +135,29 @@ def test_reads_are_served_from_redis_and_a_queryset_update_invalidates_them(redi
     assert api.get(url).json()["title"] == "Matinee"
 
 
+def test_a_hit_reads_a_body_it_holds_from_its_own_memory_and_one_it_lacks_from_redis(api, redis_read_cache, django_assert_num_queries):
+    """An entry's body is stored apart under its ETag: a process that holds it reads only the
+    entry's head; another process (an emptied memory here) reads the body; a body gone from
+    Redis is a miss, answered afresh."""
+    make_event("Concert")
+    url = f"{API}/events"
+    read_cache_module._bodies.clear()
+    fresh = api.get(url)
+    bodies = [key for key in redis_read_cache.keys("*") if b":body:" in key]
+    assert len(bodies) == 1
+    redis_read_cache.delete(*bodies)
+    with django_assert_num_queries(0):
+        held = api.get(url)  # the head is there, the body is this process's own
+    assert held.content == fresh.content and held["ETag"] == fresh["ETag"]
+    read_cache_module._bodies.clear()
+    answered_afresh = api.get(url)  # neither here nor in Redis: a miss
+    assert answered_afresh.content == fresh.content
+    read_cache_module._bodies.clear()  # another process: only Redis has it now
+    with django_assert_num_queries(0):
+        from_redis = api.get(url)
+    assert from_redis.content == fresh.content and from_redis["ETag"] == fresh["ETag"]
+
+
 CACHED_HEADERS = ("ETag", "Vary", "Cache-Control", "Link", "Allow", "X-TEC-Total", "X-TEC-TotalPages", "Content-Type")
 
 

@@ -28,6 +28,7 @@ from django.utils import translation
 
 from .. import changes
 from ..conf import events_settings
+from ..memory import RecentValues
 from . import conditional, errors
 
 try:
@@ -46,7 +47,11 @@ UNCACHED_PARAMS = ("_fields", "_envelope", "_jsonp")
 # they are added after the entry is stored or read. The length is the server's business.
 UNSTORED_HEADERS = {"content-length"}
 # Part of every entry's key: entries an older release stored in another shape are never read.
-ENTRY_FORMAT = 2
+ENTRY_FORMAT = 3
+# (entry key, ETag) → body: the bodies this process read or stored lately. An ETag is a digest of
+# the body, so a body kept under one can never be another's; a hit then reads only the small part
+# of its entry from the cache (a list of fifty is a 224 kB body). At most some 30 MB a process.
+_bodies = RecentValues(max_entries=128)
 
 
 def enabled():
@@ -73,12 +78,18 @@ def _key(request):
     return f"events:read-cache:{ENTRY_FORMAT}:{hashlib.sha256(url.encode()).hexdigest()}"
 
 
+def _body_key(key, etag):
+    return f"{key}:body:{etag}"
+
+
 def fetch(request):
     """The cached response to this request, or None.
 
-    The calendar version and the entry are read in one round trip; an entry stored under another
-    version is a miss. The version is read before the view reads the database, so rows read before
-    a write commits are always stored under the version that write replaces.
+    The calendar version and the entry's head (version, status, headers) are read in one round
+    trip; an entry stored under another version is a miss. The body is stored apart, under its
+    ETag, and read only when this process does not hold it already. The version is read before
+    the view reads the database, so rows read before a write commits are always stored under the
+    version that write replaces.
     """
     cache = _cache()
     key = _key(request)
@@ -95,9 +106,20 @@ def fetch(request):
     stored = found.get(key)
     if stored is None or stored[0] != version:
         return None
-    _version, status, content, headers = stored
-    if conditional.matches(request.META.get("HTTP_IF_NONE_MATCH"), headers["ETag"]):
+    _version, status, headers = stored
+    etag = headers["ETag"]
+    if conditional.matches(request.META.get("HTTP_IF_NONE_MATCH"), etag):
         return conditional.not_modified(headers)
+    content = _bodies.get((key, etag))
+    if content is None:
+        try:
+            content = _get_many(cache, [_body_key(key, etag)]).get(_body_key(key, etag))
+        except Exception:  # noqa: BLE001 - see above
+            logger.warning("The read cache could not be read; answering without it.", exc_info=True)
+            return None
+        if content is None:  # expired since its head was read
+            return None
+        _bodies.put((key, etag), content)
     return HttpResponse(content, status=status, headers=headers)
 
 
@@ -143,10 +165,16 @@ def store(request, response):
         return
     key, version = entry
     headers = {name: value for name, value in response.items() if name.lower() not in UNSTORED_HEADERS}
+    etag = headers.get("ETag")
+    if etag is None:
+        return
+    entry = {key: (version, response.status_code, headers), _body_key(key, etag): response.content}
     try:
-        _cache().set(key, (version, response.status_code, response.content, headers), events_settings.READ_CACHE_SECONDS)
+        _cache().set_many(entry, events_settings.READ_CACHE_SECONDS)
     except Exception:  # noqa: BLE001 - see fetch
         logger.warning("The read cache could not store an answer.", exc_info=True)
+        return
+    _bodies.put((key, etag), response.content)
 
 
 def invalidate(using=None, **kwargs):
