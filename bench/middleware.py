@@ -1,7 +1,11 @@
-"""Counts the SQL queries each request runs and reports them in the `X-Bench-Queries` header."""
+"""Counts the SQL queries each request runs and reports them in the `X-Bench-Queries` header, and
+names the server process that answered in `X-Bench-Worker`."""
+import os
+
 from django.db import connection
 
 QUERIES_HEADER = "X-Bench-Queries"
+WORKER_HEADER = "X-Bench-Worker"
 
 
 class QueryCounter:
@@ -24,4 +28,5 @@ class QueryCountMiddleware:
         with connection.execute_wrapper(counter):
             response = self.get_response(request)
         response[QUERIES_HEADER] = str(counter.count)
+        response[WORKER_HEADER] = str(os.getpid())
         return response

@@ -34,6 +34,9 @@ FLOOR = "floor"
 # Seconds of floor measured just before each row (at most --duration).
 FLOOR_CHECK_SECONDS = 2.0
 QUERIES_HEADER = "X-Bench-Queries"
+WORKER_HEADER = "X-Bench-Worker"
+# Connections a client opens at most to land on a server process with room (ConnectionSpread).
+MAX_CONNECT_ATTEMPTS = 50
 # Databases the benchmark must never seed nor empty: the test suite's and the maintenance ones.
 PROTECTED_DATABASES = {"test", "postgres", "template0", "template1"}
 # Generous, so that a slow endpoint is measured as slow rather than cut off.
@@ -442,11 +445,47 @@ def percentile(sorted_values, fraction):
     return sorted_values[index]
 
 
-def client_loop(port, load, slot, stride, duration, barrier, tally):
+class ConnectionSpread:
+    """Spreads a measurement's keep-alive connections evenly over the server's worker processes.
+
+    A worker keeps each connection it accepted, and which one accepts a new connection is a race:
+    eight clients could land six on one worker and two on the other, and a row's throughput at
+    eight clients then swung by a fifth between runs (the floor's too, measured apart). Each
+    client asks the floor which process answered it, and connects again while that process
+    already holds its share.
+    """
+
+    def __init__(self, port, concurrency, workers):
+        self.port = port
+        self.share = math.ceil(concurrency / max(workers, 1))
+        self.held = Counter()
+        self.lock = threading.Lock()
+
+    def connect(self):
+        for _attempt in range(MAX_CONNECT_ATTEMPTS):
+            conn = http.client.HTTPConnection(HOST, self.port, timeout=REQUEST_TIMEOUT)
+            try:
+                conn.request("GET", "/bench/floor")
+                response = conn.getresponse()
+                response.read()
+            except (OSError, http.client.HTTPException):
+                conn.close()
+                continue
+            worker = response.getheader(WORKER_HEADER)
+            with self.lock:
+                if worker is None or self.held[worker] < self.share:
+                    self.held[worker] += 1
+                    return conn
+            conn.close()
+        # Past the attempts, an uneven spread rather than no client.
+        return http.client.HTTPConnection(HOST, self.port, timeout=REQUEST_TIMEOUT)
+
+
+def client_loop(port, load, slot, stride, duration, barrier, tally, spread):
     """One keep-alive client: requests back to back until the duration is spent."""
     paths = load.paths
     headers = {"Accept": "application/json", **load.headers}
-    conn = http.client.HTTPConnection(HOST, port, timeout=REQUEST_TIMEOUT)
+    conn = spread.connect()
     barrier.wait()
     tally.started = time.perf_counter()
     deadline = tally.started + duration
@@ -481,11 +520,14 @@ def client_loop(port, load, slot, stride, duration, barrier, tally):
 BODY_NUMBERS = itertools.count(int(time.time()))
 
 
-def drive(port, endpoint, load, concurrency, duration):
+def drive(port, endpoint, load, concurrency, duration, workers):
     tallies = [ClientTally() for _ in range(concurrency)]
     barrier = threading.Barrier(concurrency)
+    spread = ConnectionSpread(port, concurrency, workers)
     threads = [
-        threading.Thread(target=client_loop, args=(port, load, slot, concurrency, duration, barrier, tally), daemon=True)
+        threading.Thread(
+            target=client_loop, args=(port, load, slot, concurrency, duration, barrier, tally, spread), daemon=True
+        )
         for slot, tally in enumerate(tallies)
     ]
     for thread in threads:
@@ -756,14 +798,16 @@ def main(argv=None):
                 for path in load.paths:
                     fetch(server.port, path, headers=load.headers)
             if args.warmup > 0:
-                drive(server.port, name, load, max(args.concurrency), args.warmup)
+                drive(server.port, name, load, max(args.concurrency), args.warmup, args.workers)
             for concurrency in args.concurrency:
                 # The floor again, just before the row: the machine's speed drifts over a run of
                 # several minutes, and a row is compared with the floor of its own moment.
                 adjacent_floor = None
                 if name != FLOOR:
-                    adjacent_floor = drive(server.port, FLOOR, endpoints[FLOOR], concurrency, min(args.duration, FLOOR_CHECK_SECONDS))
-                measured = drive(server.port, name, load, concurrency, args.duration)
+                    adjacent_floor = drive(
+                        server.port, FLOOR, endpoints[FLOOR], concurrency, min(args.duration, FLOOR_CHECK_SECONDS), args.workers
+                    )
+                measured = drive(server.port, name, load, concurrency, args.duration, args.workers)
                 measured.adjacent_floor_rps = adjacent_floor.rps if adjacent_floor else None
                 measurements.append(measured)
         query_rows = list_query_counts(server.port, endpoints)

@@ -149,6 +149,15 @@ def test_floor_view_runs_no_query(bench_site, api):
     assert response[QUERIES_HEADER] == "0"
 
 
+def test_worker_header_names_the_process_that_answered(bench_site, api):
+    """What the benchmark's clients spread their connections by (bench.run.ConnectionSpread)."""
+    import os
+
+    from bench.middleware import WORKER_HEADER
+
+    assert api.get("/bench/floor")[WORKER_HEADER] == str(os.getpid())
+
+
 def test_query_header_counts_every_query_of_the_request(bench_site, summary, api):
     with CaptureQueriesContext(connection) as captured:
         response = api.get(f"{API}/events", WHOLE_CALENDAR)
