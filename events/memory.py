@@ -34,6 +34,31 @@ class RecentValues:
             self._entries.clear()
 
 
+class RecentBytes(RecentValues):
+    """Recent byte strings, bounded by their total length as well as by their number."""
+
+    def __init__(self, max_entries, max_bytes):
+        super().__init__(max_entries)
+        self.max_bytes = max_bytes
+        self._bytes = 0
+
+    def put(self, key, value):
+        if len(value) > self.max_bytes:
+            return
+        with self._lock:
+            previous = self._entries.pop(key, None)
+            self._bytes += len(value) - (len(previous) if previous is not None else 0)
+            self._entries[key] = value
+            while len(self._entries) > self.max_entries or self._bytes > self.max_bytes:
+                _key, dropped = self._entries.popitem(last=False)
+                self._bytes -= len(dropped)
+
+    def clear(self):
+        with self._lock:
+            self._entries.clear()
+            self._bytes = 0
+
+
 class VersionedValues(RecentValues):
     """Values remembered with what they were read under (events.list_versions): a value is recalled
     only under exactly that, so a change anywhere (a newer version) makes it a miss, never stale."""

@@ -93,6 +93,20 @@ def test_each_language_has_its_own_entry(api, read_cache):
     assert api.get(f"{API}/events/{event.pk}").json()["title"] == "Concert"
 
 
+def test_answers_shaped_after_the_cached_part_are_never_served_from_it(api, read_cache, django_assert_num_queries):
+    """`_fields` and `_envelope` reshape the answer: such requests always run; a value that merely
+    spells one of their names is an ordinary request, cached as any other."""
+    make_event("Concert")
+    for query in ("_fields=id", "per_page=5&_envelope", "_envelope=1&_fields=title"):
+        first = api.get(f"{API}/events?{query}")
+        with pytest.raises(pytest.fail.Exception):
+            with django_assert_num_queries(0):
+                assert api.get(f"{API}/events?{query}").content == first.content
+    api.get(f"{API}/events?search=_fields")
+    with django_assert_num_queries(0):
+        assert api.get(f"{API}/events?search=_fields").status_code == 200
+
+
 def test_errors_are_not_stored(api, read_cache):
     assert api.get(f"{API}/events/999999").status_code == 404
     event = make_event("Concert")
@@ -260,3 +274,16 @@ def test_a_write_starts_one_version_after_its_commit_not_one_per_row(api, editor
     assert inside_transaction.count(False) == 1
     # And the write shows at once.
     assert api.get(f"{API}/events/{event.pk}").json()["venue"]["venue"] == "Hall"
+
+
+def test_the_bodies_a_process_keeps_are_bounded_by_their_total_size():
+    from events.memory import RecentBytes
+
+    kept = RecentBytes(max_entries=10, max_bytes=100)
+    for n in range(4):
+        kept.put(n, bytes(30))
+    assert [kept.get(n) is not None for n in range(4)] == [False, True, True, True]
+    kept.put("large", bytes(101))  # larger than the whole memory: not kept, nothing dropped
+    assert kept.get("large") is None and kept.get(3) is not None
+    kept.put(3, bytes(80))  # replacing an entry counts its new size only
+    assert kept.get(3) is not None and kept.get(1) is None and kept.get(2) is None

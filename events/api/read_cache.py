@@ -28,7 +28,7 @@ from django.utils import translation
 
 from .. import changes
 from ..conf import events_settings
-from ..memory import RecentValues
+from ..memory import RecentBytes
 from . import conditional, errors
 
 try:
@@ -50,8 +50,8 @@ UNSTORED_HEADERS = {"content-length"}
 ENTRY_FORMAT = 3
 # (entry key, ETag) → body: the bodies this process read or stored lately. An ETag is a digest of
 # the body, so a body kept under one can never be another's; a hit then reads only the small part
-# of its entry from the cache (a list of fifty is a 224 kB body). At most some 30 MB a process.
-_bodies = RecentValues(max_entries=128)
+# of its entry from the cache (a list of fifty is a 224 kB body, a single event 5 kB).
+_bodies = RecentBytes(max_entries=4096, max_bytes=32 * 1024 * 1024)
 
 
 def enabled():
@@ -69,12 +69,19 @@ def is_cacheable(request):
         and request.method in ("GET", "HEAD")
         and "HTTP_AUTHORIZATION" not in request.META
         and settings.SESSION_COOKIE_NAME not in request.COOKIES
-        and not any(name in request.GET for name in UNCACHED_PARAMS)
+        and not _names_uncached_param(request)
     )
 
 
+def _names_uncached_param(request):
+    # The query string is parsed only if it could hold one: a hit needs nothing else of it.
+    query = request.META.get("QUERY_STRING", "")
+    return any(name in query for name in UNCACHED_PARAMS) and any(name in request.GET for name in UNCACHED_PARAMS)
+
+
 def _key(request):
-    url = f"{request.scheme}://{request.get_host()}{request.get_full_path()}|{translation.get_language()}"
+    """The URL as sent (path and query string undecoded) and the language."""
+    url = f"{request.scheme}://{request.get_host()}{request.path}?{request.META.get('QUERY_STRING', '')}|{translation.get_language()}"
     return f"events:read-cache:{ENTRY_FORMAT}:{hashlib.sha256(url.encode()).hexdigest()}"
 
 
