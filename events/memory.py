@@ -8,12 +8,20 @@ from collections import OrderedDict
 
 
 class RecentValues:
-    """A mapping that keeps its `max_entries` most recently used keys."""
+    """A mapping that keeps its `max_entries` most recently used keys and, with `max_bytes`, no more
+    than that many bytes of values (as `size` counts them: their length by default); a value larger
+    than that is not kept at all."""
 
-    def __init__(self, max_entries):
+    def __init__(self, max_entries, max_bytes=None, size=len):
         self.max_entries = max_entries
+        self.max_bytes = max_bytes
+        self.size = size
         self._entries = OrderedDict()
+        self._bytes = 0
         self._lock = threading.Lock()
+
+    def size_of(self, value):
+        return self.size(value)
 
     def get(self, key):
         with self._lock:
@@ -23,35 +31,19 @@ class RecentValues:
             return value
 
     def put(self, key, value):
-        with self._lock:
-            self._entries[key] = value
-            self._entries.move_to_end(key)
-            while len(self._entries) > self.max_entries:
-                self._entries.popitem(last=False)
-
-    def clear(self):
-        with self._lock:
-            self._entries.clear()
-
-
-class RecentBytes(RecentValues):
-    """Recent byte strings, bounded by their total length as well as by their number."""
-
-    def __init__(self, max_entries, max_bytes):
-        super().__init__(max_entries)
-        self.max_bytes = max_bytes
-        self._bytes = 0
-
-    def put(self, key, value):
-        if len(value) > self.max_bytes:
+        size = self.size_of(value) if self.max_bytes is not None else 0
+        if self.max_bytes is not None and size > self.max_bytes:
             return
         with self._lock:
             previous = self._entries.pop(key, None)
-            self._bytes += len(value) - (len(previous) if previous is not None else 0)
+            if previous is not None and self.max_bytes is not None:
+                self._bytes -= self.size_of(previous)
             self._entries[key] = value
-            while len(self._entries) > self.max_entries or self._bytes > self.max_bytes:
+            self._bytes += size
+            while len(self._entries) > self.max_entries or (self.max_bytes is not None and self._bytes > self.max_bytes):
                 _key, dropped = self._entries.popitem(last=False)
-                self._bytes -= len(dropped)
+                if self.max_bytes is not None:
+                    self._bytes -= self.size_of(dropped)
 
     def clear(self):
         with self._lock:
@@ -62,6 +54,9 @@ class RecentBytes(RecentValues):
 class VersionedValues(RecentValues):
     """Values remembered with what they were read under (events.list_versions): a value is recalled
     only under exactly that, so a change anywhere (a newer version) makes it a miss, never stale."""
+
+    def size_of(self, value):
+        return self.size(value[1])
 
     def recall(self, key, version):
         found = self.get(key)

@@ -275,15 +275,3 @@ def test_a_write_starts_one_version_after_its_commit_not_one_per_row(api, editor
     # And the write shows at once.
     assert api.get(f"{API}/events/{event.pk}").json()["venue"]["venue"] == "Hall"
 
-
-def test_the_bodies_a_process_keeps_are_bounded_by_their_total_size():
-    from events.memory import RecentBytes
-
-    kept = RecentBytes(max_entries=10, max_bytes=100)
-    for n in range(4):
-        kept.put(n, bytes(30))
-    assert [kept.get(n) is not None for n in range(4)] == [False, True, True, True]
-    kept.put("large", bytes(101))  # larger than the whole memory: not kept, nothing dropped
-    assert kept.get("large") is None and kept.get(3) is not None
-    kept.put(3, bytes(80))  # replacing an entry counts its new size only
-    assert kept.get(3) is not None and kept.get(1) is None and kept.get(2) is None

@@ -214,8 +214,9 @@ def _field(row, name):
 
 # List totals by list query: (state, total) of the most recently counted 512 lists of a process.
 remembered_totals = VersionedValues(max_entries=512)
-# List bodies by what they are made of (remembered_list): (versions, body text) of 256 pages.
-remembered_bodies = VersionedValues(max_entries=256)
+# List bodies by what they are made of (remembered_list): (versions, body text) of 256 pages, 16 MB
+# at most (a list of fifty events is 224 kB).
+remembered_bodies = VersionedValues(max_entries=256, max_bytes=16 * 1024 * 1024)
 # Page rows by list query, offset and size: (state key, rows) of the 512 most recently read pages.
 remembered_pages = VersionedValues(max_entries=512)
 # The compiled statements of the 512 most recently read list keys (ListStatement).

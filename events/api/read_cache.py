@@ -28,7 +28,7 @@ from django.utils import translation
 
 from .. import changes
 from ..conf import events_settings
-from ..memory import RecentBytes
+from ..memory import RecentValues
 from . import conditional, errors
 
 try:
@@ -51,7 +51,7 @@ ENTRY_FORMAT = 3
 # (entry key, ETag) → body: the bodies this process read or stored lately. An ETag is a digest of
 # the body, so a body kept under one can never be another's; a hit then reads only the small part
 # of its entry from the cache (a list of fifty is a 224 kB body, a single event 5 kB).
-_bodies = RecentBytes(max_entries=4096, max_bytes=32 * 1024 * 1024)
+_bodies = RecentValues(max_entries=4096, max_bytes=32 * 1024 * 1024)
 
 
 def enabled():

@@ -438,8 +438,8 @@ _splices = RecentValues(max_entries=64)
 _joined_event_texts = RecentValues(max_entries=512)
 # (row kind, record ID, language, epoch) → (version of the rendering store, (body, sort name)): the
 # rows this process read recently, current while the store's version is the one they were read
-# under (PostgreSQL; list_versions). Events are the largest rows, a few kB each.
-_stored_rows = VersionedValues(max_entries=4096)
+# under (PostgreSQL; list_versions). Events are the largest rows, a few kB each; 16 MB of bodies at most.
+_stored_rows = VersionedValues(max_entries=4096, max_bytes=16 * 1024 * 1024, size=lambda row: len(row[0]))
 # (database, event ID) → (version of the events table, RecordFacts): what a single read checks.
 _event_facts = VersionedValues(max_entries=4096)
 # (event ID, language, epoch, splicer key) → (version of the rendering store, text): an event's
