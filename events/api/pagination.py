@@ -106,9 +106,11 @@ def fetch_page(listing, page, per_page):
     version of the tables the query reads (events.list_versions): a statement that sees the same
     versions sees the same committed rows of those tables, so a remembered total is exact, in
     every process, whatever another process wrote; a commit that changed one of those tables
-    gives the next statement a new version, hence a miss. Elsewhere (SQLite, or inside a
-    transaction that may see its own writes) the count rides along with the page rows as an
-    uncorrelated subquery of the same statement.
+    gives the next statement a new version, hence a miss. A keyed list's page rows are
+    remembered the same way (_remembered_page): read again under the same versions, a page costs
+    one small statement that reads them. Elsewhere (SQLite, or inside a transaction that may see
+    its own writes) the count rides along with the page rows as an uncorrelated subquery of the
+    same statement.
     """
     statement = listing if isinstance(listing, ListStatement) else ListStatement.of(listing)
     offset = (page - 1) * per_page
@@ -130,7 +132,6 @@ def fetch_page(listing, page, per_page):
             state = rows[0]["listed_state"] if rows else None
             if rows and statement.key is not None:
                 remembered_pages.remember((key, offset, per_page), list_versions.state_key(sql, state), rows)
-        versions = list_versions.state_key(sql, state) if state is not None and statement.key is not None else None
     else:
         listed = _with_state(statement.queryset)
         sql, params = _compiled(listed)
@@ -139,21 +140,23 @@ def fetch_page(listing, page, per_page):
         key = repr((sql, params))
         rows = list(listed[offset : offset + per_page])
         state = rows[0].listed_state if rows else None
-        versions = None
-    total = remembered_totals.recall(key, list_versions.state_key(sql, state)) if state is not None else None
+    versions = list_versions.state_key(sql, state) if state is not None else None
+    total = remembered_totals.recall(key, versions) if versions is not None else None
     if total is None:
         # After a commit that changed what the list reads, every request of it misses at once: the
         # first thread of the process counts, the others wait for its total instead of each
         # running the same count.
         with _counting_locks[hash(key) % len(_counting_locks)]:
-            total = remembered_totals.recall(key, list_versions.state_key(sql, state)) if state is not None else None
+            total = remembered_totals.recall(key, versions) if versions is not None else None
             if total is None:
                 count_sql, count_params = statement.compiled("count", lambda queryset: _compiled(queryset.order_by().values("pk")))
                 with connection.cursor() as cursor:
                     cursor.execute(f"SELECT COUNT(*), {list_versions.STATE_SQL} FROM ({count_sql}) AS listed", count_params)
                     total, counted_at = cursor.fetchone()
                 remembered_totals.remember(key, list_versions.state_key(sql, counted_at), total)
-    return Page(rows=rows, page=page, per_page=per_page, total=total, state=state, versions=versions)
+    # Only a list with a key (rows read as plain columns) has its body remembered (remembered_list).
+    remembered = statement.key is not None and statement.plain_columns
+    return Page(rows=rows, page=page, per_page=per_page, total=total, state=state, versions=versions if remembered else None)
 
 
 def _remembered_page(statement, connection, key, sql, offset, per_page):
