@@ -16,6 +16,7 @@ from ..conf import events_settings
 from ..memory import RecentValues, VersionedValues
 from .params import MAX_RECORD_ID
 from .links import with_query
+from .rendering import Splicer
 from .renderers import JSONText, to_json
 
 
@@ -274,18 +275,19 @@ def list_answer(body, page):
     return response
 
 
-def remembered_list(page, key, build):
-    """The list's answer, `build()` (a list_answer), its body remembered by this process under `key`.
+def remembered_list(request, statement, page, echoed, build):
+    """The list's answer, `build()` (a list_answer), its body remembered by this process.
 
-    `key` is everything the body is made of besides the page's rows and total and the stored
-    records they show: the list's ListStatement key, the page and its size, the links' filters
-    and the request's splicer key (REST root and origin); None when the body depends on more (a
-    password-protected record, blanked or not per request). The body is remembered under the
-    versions the page was read under (Page.versions) and the rendering store's version then, so it
-    is recalled only while neither changed, as the rows it is made of are.
+    Its key is everything the body is made of besides the page's rows and total and the stored
+    records they show: the list's ListStatement key, the page and its size, the filters its links
+    `echoed` and the request's splicer key (REST root and origin). A page showing a
+    password-protected record is never remembered (it is blanked or not per request). The body is
+    remembered under the versions the page was read under (Page.versions) and the rendering
+    store's version then, so it is recalled only while neither changed, as the rows it is made of are.
     """
-    if key is None or page.versions is None:
+    if page.versions is None or any(row.get("password") for row in page.rows):
         return build()
+    key = (statement.key, page.page, page.per_page, repr(echoed), Splicer(request).key)
     valid_for = (page.versions, list_versions.tables_key((list_versions.RENDERED_TABLE,), page.state))
     body = remembered_bodies.recall(key, valid_for)
     if body is not None:

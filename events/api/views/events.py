@@ -112,9 +112,7 @@ class EventViewSet(EventWriteActions, WPViewSet):
             links = page_links(namespace_url(request, "/events/"), echoed, page)
             return list_response("events", self.page_records(page), page, links)
 
-        protected = any(row["password"] for row in page.rows)
-        body_key = None if protected else (statement.key, page_number, per_page, repr(echoed), rendering.Splicer(request).key)
-        return remembered_list(page, body_key, answer)
+        return remembered_list(request, statement, page, echoed, answer)
 
     def page_records(self, page):
         """The JSON texts of a page's records: stored renderings joined; those not stored yet are built

@@ -110,9 +110,7 @@ class LinkedViewSet(WPViewSet):
             links = page_links(namespace_url(request, f"/{self.collection}/"), echoed, page)
             return list_response(self.collection, self.page_records(page), page, links)
 
-        protected = any(row["password"] for row in page.rows)
-        body_key = None if protected else (statement.key, page.page, per_page, repr(echoed), rendering.Splicer(request).key)
-        return remembered_list(page, body_key, answer)
+        return remembered_list(request, statement, page, echoed, answer)
 
     def page_records(self, page):
         """The JSON texts of a page's records: stored renderings where the record has no password

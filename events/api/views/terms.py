@@ -50,8 +50,8 @@ class TermViewSet(WPViewSet):
         key = (self.collection, repr(filters), orderby, order, include_ids)
         statement = ListStatement(Term, key, page_query)
         page = self.fetch_page(statement, params["page"], per_page)
-        body_key = (statement.key, page.page, per_page, repr(self.echoed_filters(per_page)), rendering.Splicer(request).key)
-        return remembered_list(page, body_key, lambda: self.list_response(self.page_records(page), page))
+        echoed = self.echoed_filters(per_page)
+        return remembered_list(request, statement, page, echoed, lambda: self.list_response(self.page_records(page), page, echoed))
 
     def page_records(self, page):
         """The JSON texts of a page's records: stored renderings, built (and stored) where missing."""
@@ -81,10 +81,10 @@ class TermViewSet(WPViewSet):
     def fetch_page(self, listing, page_number, per_page):
         return fetch_page(listing, page_number, per_page)
 
-    def list_response(self, records, page):
-        """The list envelope (terms.md §2 order) written around the records' JSON texts."""
+    def list_response(self, records, page, filters):
+        """The list envelope (terms.md §2 order) written around the records' JSON texts; `filters`
+        are what its links echo (echoed_filters)."""
         base = namespace_url(self.request, f"/{self.collection}/")
-        filters = self.echoed_filters(page.per_page)
         head = {"rest_url": with_query(base, filters), "total": page.total, "total_pages": page.total_pages}
         links = {}
         if page.has_next:
