@@ -27,6 +27,7 @@ from django.http import HttpResponse
 from django.utils import translation
 
 from .. import changes
+from ..internals import commit_hooks, redis_backend, redis_loads
 from ..conf import events_settings
 from ..memory import RecentValues
 from . import conditional, errors
@@ -139,10 +140,10 @@ def _get_many(cache, keys):
     """
     if not isinstance(cache, RedisCache):
         return cache.get_many(keys)
-    backend = cache._cache
+    backend = redis_backend(cache)
     # The keys are this module's own (a fixed prefix and a hex digest): nothing to validate.
     values = _mget(backend, [cache.make_key(key) for key in keys])
-    return {key: backend._serializer.loads(value) for key, value in zip(keys, values) if value is not None}
+    return {key: redis_loads(backend, value) for key, value in zip(keys, values) if value is not None}
 
 
 _held = threading.local()
@@ -203,7 +204,7 @@ def invalidate(using=None, **kwargs):
     # After the commit nothing can be undone: a failure there is logged, and the version replaced
     # before the commit already retires what was cached before the write.
     connection = transaction.get_connection(using)
-    if not any(hook is _new_version for _ids, hook, _robust in connection.run_on_commit):
+    if not any(hook is _new_version for hook in commit_hooks(connection)):
         transaction.on_commit(_new_version, using=using, robust=True)
 
 

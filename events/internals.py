@@ -1,0 +1,28 @@
+"""The private internals of Django and redis-py the calendar relies on, each behind one function.
+
+Each exists for a measured reason given where it is used; tests/test_internals.py fails as soon as
+a new release moves one, so an upgrade finds out in the suite rather than in production.
+"""
+
+
+def redis_backend(cache):
+    """The redis-py side of Django's RedisCache: what hands out its client and (de)serialises values.
+
+    Django keeps it as `RedisCache._cache` (a `RedisCacheClient` with `get_client()` and
+    `_serializer`); there is no public way to reach the client it pools connections with.
+    """
+    return cache._cache
+
+
+def redis_loads(backend, value):
+    """A value stored by Django's RedisCache, as `cache.get()` would return it."""
+    return backend._serializer.loads(value)
+
+
+def commit_hooks(connection):
+    """The callables registered with `transaction.on_commit` on `connection` and not run yet.
+
+    Django keeps them as `(savepoint ids, callable, robust)` triples in `connection.run_on_commit`;
+    there is no public way to ask whether a hook is already waiting for this transaction's commit.
+    """
+    return [hook for _savepoints, hook, _robust in connection.run_on_commit]
