@@ -25,7 +25,11 @@ that rendered after it.
 A row is read only under the current epoch (epoch.py), a digest of the settings that shape records
 (time zone, currency defaults, namespace, media URL, languages) and of FORMAT_VERSION: change one,
 and every stored row is ignored until `manage.py events_render` rebuilds. FORMAT_VERSION is bumped
-by hand when a renderer's output changes.
+by hand when a renderer's output changes, and tests/test_store_format.py makes sure it is: it
+renders a fixed set of records and compares the rows with tests/store_format/format-<version>.json.
+After a deliberate change, bump FORMAT_VERSION and write the new file with
+`EVENTS_REGENERATE_STORE_FORMAT=1 .venv/bin/python -m pytest tests/test_store_format.py`
+(docs/architecture-store.md).
 """
 from .assemble import Assembler, MarkerValues, RecordFacts, Unresolved
 from .epoch import FORMAT_VERSION, current_epoch
