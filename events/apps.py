@@ -11,11 +11,13 @@ class EventsConfig(AppConfig):
 
     def ready(self):
         from .api import read_cache
-        from .api.rendering import connect_rendering
+        from .api.store_renderers import register_store_renderers
         from .roles import create_role_groups
         from .signals import connect_term_counts
+        from .store import connect_receivers
 
         post_migrate.connect(create_role_groups, sender=self, dispatch_uid="events.create_role_groups")
         connect_term_counts()
-        connect_rendering()
+        register_store_renderers()
+        connect_receivers()
         read_cache.connect_invalidation()

@@ -519,7 +519,7 @@ def test_read_only_zone_map_flags_and_publication_date_read_as_they_mean():
 # The API's rendering store ----------------------------------------------------------------------
 
 def test_admin_writes_keep_the_apis_rendered_records_true(editor, django_capture_on_commit_callbacks):
-    from events.api import rendering
+    from events import store
     from events.models import RenderedRecord, Venue
 
     music = make_category("Music")
@@ -540,6 +540,6 @@ def test_admin_writes_keep_the_apis_rendered_records_true(editor, django_capture
     with django_capture_on_commit_callbacks(execute=True):
         editor.post("/admin/events/organizer/", {"action": "move_to_trash", "_selected_action": [second.pk]})
 
-    assert rendering.stale_rows() == []
+    assert store.stale_rows() == []
     copy = Event.objects.exclude(pk=event.pk).get()
     assert RenderedRecord.objects.filter(record_id__in=[event.pk, copy.pk, venue.pk]).exists()

@@ -1,5 +1,5 @@
 """The rendering store: reads served from stored renderings equal fresh serializations, after every
-kind of write, in every language, and writes keep the stored rows true (api/rendering.py)."""
+kind of write, in every language, and writes keep the stored rows true (events/store)."""
 import datetime as dt
 
 import pytest
@@ -9,7 +9,7 @@ from django.core.management.base import CommandError
 from django.db import connection
 from django.utils import timezone
 
-from events.api import rendering
+from events import store
 from events.models import Attachment, Event, EventOrganizer, Organizer, PostStatus, RenderedRecord, Term, Venue
 
 from .conftest import API, post_json
@@ -221,7 +221,7 @@ def test_every_kind_of_write_keeps_the_store_true(api, editor, calendar, django_
     call_command("events_render", stdout=None)
     # What the fixture's writes left pending (their commit never comes inside a test): rendered now,
     # so that only what the write itself marks is rendered after it.
-    rendering.flush()
+    store.flush()
     # Read once before the write too: whatever a read keeps (joined texts) must not outlive it.
     for prefix in LANGUAGES:
         for url in urls(calendar)[:2]:
@@ -229,7 +229,7 @@ def test_every_kind_of_write_keeps_the_store_true(api, editor, calendar, django_
     with django_capture_on_commit_callbacks(execute=True):
         response = WRITES[write](editor, calendar)
     assert getattr(response, "status_code", 200) < 400, getattr(response, "content", b"")
-    assert rendering.stale_rows() == []
+    assert store.stale_rows() == []
     for prefix in LANGUAGES:
         for url in urls(calendar)[:2]:
             stored = api.get(f"{prefix}{url}")
@@ -245,9 +245,9 @@ def _restore(keys):
     """Render again what was stored before a comparison emptied the store."""
     by_source = {}
     for kind, record_id, _language in keys:
-        by_source.setdefault(rendering.SOURCE_OF_ROW[kind], set()).add(record_id)
+        by_source.setdefault(store.SOURCE_OF_ROW[kind], set()).add(record_id)
     for kind, ids in by_source.items():
-        rendering.render(kind, ids)
+        store.render(kind, ids)
 
 
 def test_a_service_write_stores_the_new_rendering_in_its_own_transaction(editor, calendar):
@@ -257,7 +257,7 @@ def test_a_service_write_stores_the_new_rendering_in_its_own_transaction(editor,
     # No commit has happened (the test runs in one transaction): the service rendered before it.
     stored = RenderedRecord.objects.get(kind="event", record_id=concert.pk, language="en")
     assert '"title":"Concert (moved)"' in stored.body
-    assert rendering.stale_rows() == []
+    assert store.stale_rows() == []
 
 
 def test_rows_of_another_epoch_are_never_read(api, calendar, settings, django_assert_max_num_queries):

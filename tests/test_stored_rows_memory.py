@@ -8,7 +8,8 @@ from django.core.management import call_command
 from django.db import connection, transaction
 
 from events import list_versions
-from events.api import pagination, rendering
+from events.api import pagination
+from events.store import assemble
 from events.api.serializers import event_params
 from events.models import Event, PostStatus, RenderedRecord, Venue
 
@@ -36,7 +37,7 @@ def forget_everything():
 def forget():
     memories = (
         pagination.remembered_pages, pagination.remembered_totals, pagination.remembered_bodies,
-        rendering._stored_rows, rendering._event_facts, rendering._anonymous_single_texts, event_params._lookups,
+        assemble._stored_rows, assemble._event_facts, assemble._anonymous_single_texts, event_params._lookups,
     )
     for memory in memories:
         memory.clear()

@@ -6,6 +6,7 @@ from django.utils.encoding import iri_to_uri
 
 from ..conf import events_settings
 from ..models import PostKind, PostStatus, Taxonomy
+from ..store import MarkerValues
 
 REST_SEGMENT = "wp-json/"
 PUBLIC_PATHS = {PostKind.EVENT: "event", PostKind.VENUE: "venue", PostKind.ORGANIZER: "organizer"}
@@ -79,6 +80,17 @@ def _without_language_prefix(request, path):
     if not path.startswith(language_home):
         return path
     return f"{script_prefix}/{path[len(language_home):]}"
+
+
+def marker_values(request):
+    """What the markers of stored records stand for in this request's answers (events/store)."""
+    http_request = getattr(request, "_request", request)
+    return MarkerValues(
+        rest_root=rest_root(request),
+        home=site_url(request),
+        global_id_base=_global_id_base(request),
+        origin=f"{http_request.scheme}://{http_request.get_host()}",
+    )
 
 
 def with_query(base, pairs):

@@ -13,11 +13,11 @@ from rest_framework.response import Response
 
 from .. import list_versions
 from ..conf import events_settings
+from ..json_text import to_json
 from ..memory import RecentValues, VersionedValues
 from .params import MAX_RECORD_ID
-from .links import with_query
-from .rendering import Splicer
-from .renderers import JSONText, to_json
+from .links import marker_values, with_query
+from .renderers import JSONText
 
 
 def effective_per_page(requested):
@@ -280,14 +280,15 @@ def remembered_list(request, statement, page, echoed, build):
 
     Its key is everything the body is made of besides the page's rows and total and the stored
     records they show: the list's ListStatement key, the page and its size, the filters its links
-    `echoed` and the request's splicer key (REST root and origin). A page showing a
-    password-protected record is never remembered (it is blanked or not per request). The body is
-    remembered under the versions the page was read under (Page.versions) and the rendering
-    store's version then, so it is recalled only while neither changed, as the rows it is made of are.
+    `echoed` and what the stored records' markers stand for in the request (links.marker_values). A
+    page showing a password-protected record is never remembered (it is blanked or not per request).
+    The body is remembered under the versions the page was read under (Page.versions) and the
+    rendering store's version then, so it is recalled only while neither changed, as the rows it is
+    made of are.
     """
     if page.versions is None or any(row.get("password") for row in page.rows):
         return build()
-    key = (statement.key, page.page, page.per_page, repr(echoed), Splicer(request).key)
+    key = (statement.key, page.page, page.per_page, repr(echoed), marker_values(request))
     valid_for = (page.versions, list_versions.tables_key((list_versions.RENDERED_TABLE,), page.state))
     body = remembered_bodies.recall(key, valid_for)
     if body is not None:

@@ -2,7 +2,7 @@
 
 A row holds the JSON text of one record (an event, venue, organizer, image or term) in one language,
 with what depends on the request (the site's origin and language prefix, the host of global IDs)
-left as markers, and the records an event embeds left as references. `events.api.rendering` writes
+left as markers, and the records an event embeds left as references. `events.store` writes
 the rows when a record changes and joins them at read time; a row whose `epoch` is not the current
 one (the settings that shape records changed) is never read.
 """

@@ -11,6 +11,7 @@ from ...cost import cost_values, format_cost
 from ...dates import date_details, format_wp
 from ...models import Taxonomy
 from ...services.schedule import wall_clock
+from ...store import IMAGE, ORGANIZER, TERM, VENUE, reference
 from ...text import autop, escape_url, texturize
 from ..links import global_id, namespace_url, post_url
 from .images import image_record
@@ -85,9 +86,7 @@ def embedded_terms(event, request):
 
 
 def term_references(event):
-    """(categories, tags) of a prefetched event as references to stored terms (api/rendering.py)."""
-    from ..rendering import TERM, reference
-
+    """(categories, tags) of a prefetched event as references to stored terms (events/store)."""
     terms = sorted(event.terms.all(), key=lambda term: term.pk)
     categories = [reference(TERM, term.pk) for term in terms if term.taxonomy == Taxonomy.CATEGORY]
     tags = [reference(TERM, term.pk) for term in terms if term.taxonomy == Taxonomy.TAG]
@@ -95,9 +94,7 @@ def term_references(event):
 
 
 def linked_references(event):
-    """(image, venue, organizers) of an event as references to stored records (api/rendering.py)."""
-    from ..rendering import IMAGE, ORGANIZER, VENUE, reference
-
+    """(image, venue, organizers) of an event as references to stored records (events/store)."""
     image = reference(IMAGE, event.image_id) if event.image_id is not None else False
     venue = reference(VENUE, event.venue_id) if event.venue_id is not None else []
     organizers = [reference(ORGANIZER, link.organizer_id) for link in event.organizer_links.all()]

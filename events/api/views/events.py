@@ -6,15 +6,16 @@ from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 from rest_framework.response import Response
 
-from ... import roles
+from ... import roles, store
 from ...conf import events_settings
+from ...json_text import to_json
 from ...models import Event, EventOrganizer, PostKind, PostStatus
 from ...services import visibility
-from .. import errors, rendering
+from .. import errors
 from ..filters.events import EventFilterSet, date_window, filter_values
-from ..links import namespace_url
+from ..links import marker_values, namespace_url
 from ..pagination import ListStatement, effective_per_page, fetch_page, list_response, page_links, remembered_list
-from ..renderers import JSONText, to_json
+from ..renderers import JSONText
 from ..params import MAX_RECORD_ID
 from ..serializers.event_params import (
     EventListParams,
@@ -98,8 +99,8 @@ class EventViewSet(EventWriteActions, WPViewSet):
 
         def page_query():
             filterset = EventFilterSet(data=filters, queryset=self.listed_as(Event.objects.all(), listable))
-            # The page is read as IDs: the records come from the rendering store (api/rendering.py).
-            return filterset.qs.order_by(*ordering).values(*rendering.RecordFacts.COLUMNS)
+            # The page is read as IDs: the records come from the rendering store (events/store).
+            return filterset.qs.order_by(*ordering).values(*store.RecordFacts.COLUMNS)
 
         # Everything the query is built from, and nothing else, is its key.
         statement = ListStatement(Event, ("events", repr(filters), repr(listable), ordering), page_query)
@@ -118,17 +119,17 @@ class EventViewSet(EventWriteActions, WPViewSet):
         """The JSON texts of a page's records: stored renderings joined; those not stored yet are built
         (and stored). Texts, not dicts: parsing and writing them again would cost more than the join."""
         request, rows = self.request, page.rows
-        assembler = rendering.Assembler(request, translation.get_language(), page.state)
+        assembler = store.Assembler(marker_values(request), translation.get_language(), page.state)
         page_ids = [row["pk"] for row in rows]
         assembler.fetch_events(page_ids)
         records = {}
         for row in rows:
             try:
                 text = assembler.event_text(row["pk"])
-            except rendering.Unresolved:
+            except store.Unresolved:
                 continue
             # events.md §1.6: what a password-protected event shows depends on the request.
-            if is_protected(rendering.RecordFacts.of_event(row), request):
+            if is_protected(store.RecordFacts.of_event(row), request):
                 text = to_json(blank_protected(json.loads(text)))
             records[row["pk"]] = text
         built = [pk for pk in page_ids if pk not in records]
@@ -194,7 +195,7 @@ class EventViewSet(EventWriteActions, WPViewSet):
     def stored_single_read(self, record_id):
         """The single read from the rendering store; built from the models when a rendering is missing."""
         request = self.request
-        assembler = rendering.Assembler(request, translation.get_language())
+        assembler = store.Assembler(marker_values(request), translation.get_language())
         anonymous = not request.user.is_authenticated
         event = assembler.event_facts(record_id, anonymous) if 0 < record_id <= MAX_RECORD_ID else None
         if event is None:
@@ -202,7 +203,7 @@ class EventViewSet(EventWriteActions, WPViewSet):
         self.check_single_read(event)
         try:
             record = assembler.single_event(record_id, request.user, protected=bool(event.password))
-        except rendering.Unresolved:
+        except store.Unresolved:
             assembler.keep_missing()
             return self.single_read(find_event(self.get_queryset(), record_id))
         return Response(JSONText(record))

@@ -2,16 +2,16 @@
 from django.utils import translation
 from rest_framework.response import Response
 
-from ... import roles
+from ... import roles, store
 from ...conf import events_settings
+from ...json_text import to_json
 from ...models import PostStatus
 from ...services import visibility
-from .. import errors, rendering
-from ..links import namespace_url
+from .. import errors
+from ..links import marker_values, namespace_url
 from ..pagination import ListStatement, effective_per_page, fetch_page, list_response, page_links, remembered_list
 from ..parsing import is_truthy
 from ..permissions import CanEditKind
-from ..renderers import to_json
 from ..serializers.linked_params import linked_fields
 from .base import WPViewSet
 
@@ -94,7 +94,7 @@ class LinkedViewSet(WPViewSet):
 
         def page_query():
             filterset = self.filterset_class(data=filters, queryset=self.model.objects.filter(listable))
-            # The page is read as IDs: the records come from the rendering store (api/rendering.py).
+            # The page is read as IDs: the records come from the rendering store (events/store).
             return filterset.qs.order_by("-date", "-id").values("pk", "password")
 
         # Everything the query is built from, and nothing else, is its key; the upcoming filter
@@ -117,9 +117,9 @@ class LinkedViewSet(WPViewSet):
         (what a protected record shows depends on the request), built (and stored) otherwise."""
         rows = page.rows
         protected = {row["pk"] for row in rows if row["password"]}
-        assembler = rendering.Assembler(self.request, translation.get_language(), page.state)
+        assembler = store.Assembler(marker_values(self.request), translation.get_language(), page.state)
         return assembler.record_texts(
-            rendering.SOURCE_KINDS[self.model], [row["pk"] for row in rows], self.built_texts,
+            store.SOURCE_KINDS[self.model], [row["pk"] for row in rows], self.built_texts,
             stored=lambda pk: pk not in protected,
         )
 

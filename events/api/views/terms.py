@@ -2,14 +2,15 @@
 from django.utils import translation
 from rest_framework.response import Response
 
+from ... import store
+from ...json_text import to_json
 from ...models import Taxonomy, Term
 from ...services import terms as term_service
-from .. import rendering
 from ..filters.terms import TermFilterSet, order_terms
-from ..links import namespace_url, with_query
+from ..links import marker_values, namespace_url, with_query
 from ..pagination import ListStatement, Page, effective_per_page, fetch_page, list_answer, remembered_list
 from ..parsing import is_truthy
-from ..renderers import JSONText, to_json
+from ..renderers import JSONText
 from ..permissions import CanManageCategories, CanManageTags
 from ..serializers import term_params
 from ...numbers import parse_int
@@ -43,7 +44,7 @@ class TermViewSet(WPViewSet):
 
         def page_query():
             filterset = TermFilterSet(data=filters, queryset=self.get_queryset())
-            # The page is read as IDs: the records come from the rendering store (api/rendering.py).
+            # The page is read as IDs: the records come from the rendering store (events/store).
             return order_terms(filterset.qs, orderby, order, include_ids).values("pk")
 
         # Everything the query is built from, and nothing else, is its key.
@@ -55,8 +56,8 @@ class TermViewSet(WPViewSet):
 
     def page_records(self, page):
         """The JSON texts of a page's records: stored renderings, built (and stored) where missing."""
-        assembler = rendering.Assembler(self.request, translation.get_language(), page.state)
-        return assembler.record_texts(rendering.TERM_RECORD, [row["pk"] for row in page.rows], self.built_texts)
+        assembler = store.Assembler(marker_values(self.request), translation.get_language(), page.state)
+        return assembler.record_texts(store.TERM_RECORD, [row["pk"] for row in page.rows], self.built_texts)
 
     def built_texts(self, ids):
         # One context: category ancestors are loaded once, not per record.

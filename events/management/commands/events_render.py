@@ -1,7 +1,7 @@
 """Render every record into the API's rendering store again, or check that the store is true."""
 from django.core.management.base import BaseCommand, CommandError
 
-from events.api import rendering
+from events import store
 
 
 class Command(BaseCommand):
@@ -16,12 +16,12 @@ class Command(BaseCommand):
 
     def handle(self, *args, check=False, **options):
         if check:
-            stale = rendering.stale_rows()
+            stale = store.stale_rows()
             for kind, record_id, language in stale:
                 self.stderr.write(f"stale: {kind} {record_id} ({language})")
             if stale:
                 raise CommandError(f"{len(stale)} stored renderings differ from a fresh rendering.")
             self.stdout.write("Every stored rendering equals a fresh one.")
             return
-        rendering.render_all(stdout=self.stdout)
+        store.render_all(stdout=self.stdout)
         self.stdout.write("Rendering store rebuilt.")

@@ -1,0 +1,423 @@
+"""Answers made of stored rows: the Assembler joins an event's rows for one request and language.
+
+The Splicer puts the request's values (MarkerValues, which the API works out from the request) where
+the stored texts hold markers. A process remembers what it read and joined recently (below), each
+memory keyed or versioned by exactly what its value is a function of.
+"""
+import json
+import re
+from typing import NamedTuple
+
+from django.db import DEFAULT_DB_ALIAS, connections
+
+from .. import list_versions, roles
+from ..json_text import to_json
+from ..memory import RecentValues, VersionedValues
+from ..models import Event, PostKind, RenderedRecord
+from .epoch import current_epoch
+from .reads import fetch_rows, stored_with_linked_sql
+from .rows import (
+    EVENT, EVENT_LD, GLOBAL_ID_HOST, HOME, ORGANIZER, ORGANIZER_LD, ORIGIN, RECORD_KINDS, REFERENCE_TEXT, SOURCE_OF_ROW,
+    VENUE, VENUE_LD, references_in,
+)
+from .writes import keep_if_absent
+
+# A list of term references: its terms are joined in name order (the name of the language).
+_TERM_LIST_TEXT = re.compile(r'\[("\\u0000term:\d+"(?:,"\\u0000term:\d+")*)\]')
+
+# MarkerValues → the marker replacements of requests with them.
+_splices = RecentValues(max_entries=64)
+# (splicer key, event row, rows it refers to) → the event's joined text: a few pages of events
+# (each entry holds its stored texts and the joined one, some 10 kB).
+_joined_event_texts = RecentValues(max_entries=512)
+# (row kind, record ID, language, epoch) → (version of the rendering store, (body, sort name)): the
+# rows this process read recently, current while the store's version is the one they were read
+# under (PostgreSQL; list_versions). Events are the largest rows, a few kB each; 16 MB of bodies at most.
+_stored_rows = VersionedValues(max_entries=4096, max_bytes=16 * 1024 * 1024, size=lambda row: len(row[0]))
+# (database, event ID) → (version of the events table, RecordFacts): what a single read checks.
+_event_facts = VersionedValues(max_entries=4096)
+# (event ID, language, epoch, splicer key) → (version of the rendering store, text): an event's
+# single read as anonymous callers get it, a function of stored rows and the splicer's values alone.
+_anonymous_single_texts = VersionedValues(max_entries=1024)
+
+
+class MarkerValues(NamedTuple):
+    """What the markers of stored texts stand for in one request's answers (the API works them out)."""
+
+    rest_root: str
+    home: str
+    global_id_base: str
+    origin: str
+
+
+class Splicer:
+    """Turns stored JSON text into this request's JSON: markers replaced by its URLs and host."""
+
+    def __init__(self, values):
+        # A site's requests come with a handful of these values: they key the replacements, and
+        # every text spliced with them.
+        self.key = values
+        self.replacements = _splices.get(values)
+        if self.replacements is None:
+            self.replacements = [
+                (_marker_text(f"{HOME}wp-json/"), _text(values.rest_root)),
+                (_marker_text(HOME), _text(values.home)),
+                (_marker_text(GLOBAL_ID_HOST), _text(values.global_id_base)),
+                (_marker_text(ORIGIN), _text(values.origin)),
+            ]
+            _splices.put(values, self.replacements)
+
+    def text(self, body):
+        for marker, value in self.replacements:
+            if marker in body:
+                body = body.replace(marker, value)
+        return body
+
+
+def _marker_text(marker):
+    return to_json(marker)[1:-1]
+
+
+def _text(value):
+    return to_json(value)[1:-1]
+
+
+class Unresolved(Exception):
+    """A stored event refers to a row that is not there (not rendered yet, or the record is gone)."""
+
+
+class Assembler:
+    """Builds event records from stored rows for one request and language.
+
+    `state` is what the request's page was read under (Page.state, which only PostgreSQL outside a
+    transaction has): stored rows this process remembers under the same version of the store are
+    taken from memory rather than read again. A transaction may see its own uncommitted writes,
+    which no version stands for yet, so it always reads.
+    """
+
+    def __init__(self, marker_values, language, state=None):
+        self.splicer = Splicer(marker_values)
+        self.language = language
+        self.rows = {}
+        self.absent = set()
+        self._texts = {}
+        self.store_version = None
+        if state is not None:
+            self._use_state(state)
+
+    def _use_state(self, state):
+        self.store_version = list_versions.tables_key((list_versions.RENDERED_TABLE,), state)
+
+    def fetch(self, keys):
+        wanted = self._recalled([key for key in keys if key not in self.rows and key not in self.absent])
+        if not wanted:
+            return
+        self._keep(fetch_rows(wanted, self.language))
+        self.absent.update(key for key in wanted if key not in self.rows)
+
+    def _recalled(self, keys):
+        """Takes what memory holds of `keys` under this request's version; returns the others."""
+        if self.store_version is None:
+            return keys
+        missing = []
+        for key in keys:
+            row = _stored_rows.recall((*key, self.language, current_epoch()), self.store_version)
+            if row is not None:
+                self.rows[key] = row
+            else:
+                missing.append(key)
+        return missing
+
+    def _keep(self, found):
+        """Rows just read: this request's, and memory's under the version the request saw (they
+        were read after it, so they are at least that new: never older than what they stand for)."""
+        self.rows.update(found)
+        if self.store_version is not None:
+            epoch = current_epoch()
+            for key, row in found.items():
+                _stored_rows.remember((*key, self.language, epoch), self.store_version, row)
+
+    def fetch_events(self, event_ids):
+        """The stored events and every row they embed: one query on PostgreSQL, two elsewhere, none
+        when this process remembers them all under the request's version of the store."""
+        connection = connections[DEFAULT_DB_ALIAS]
+        keys = [(EVENT, pk) for pk in event_ids]
+        if not self._recalled(keys):
+            # Every event is remembered: only rows they embed that memory lacks are read.
+            self.fetch({key for pk in event_ids for key in self.references_of(pk)})
+            return
+        if connection.vendor != "postgresql":
+            self.fetch(keys)
+            self.fetch({key for pk in event_ids for key in self.references_of(pk)})
+            return
+        table = connection.ops.quote_name(RenderedRecord._meta.db_table)
+        sql = stored_with_linked_sql(table, f"kind = '{EVENT}' AND record_id = ANY(%(ids)s::bigint[])", json_ld=False)
+        with connection.cursor() as cursor:
+            cursor.execute(sql, {**self._sql_params(), "ids": list(event_ids)})
+            self._found(cursor.fetchall())
+        self._absent_unless_found([*keys, *(key for pk in event_ids for key in self.references_of(pk))])
+
+    def event_facts(self, event_id, anonymous=False):
+        """The event's RecordFacts (None when there is no such event) and its own rows, in one query;
+        on PostgreSQL also every row a single read of it needs (Assembler.single_event).
+
+        On PostgreSQL outside a transaction, the versions are read first: when this process
+        remembers the event's facts and every row of its single read (or, for an `anonymous`
+        caller, the finished text) under them, that small statement is the only one.
+        """
+        connection = connections[DEFAULT_DB_ALIAS]
+        facts_version = None
+        if connection.vendor == "postgresql" and not connection.in_atomic_block:
+            state = list_versions.read_state(connection)
+            self._use_state(state)
+            facts_version = list_versions.tables_key((Event._meta.db_table,), state)
+            facts = _event_facts.recall((connection.alias, event_id), facts_version)
+            if facts is not None and anonymous and not facts.password and self._anonymous_text(event_id) is not None:
+                return facts
+            if facts is not None and self._recalled_single(event_id):
+                return facts
+        events = connection.ops.quote_name(Event._meta.db_table)
+        rows = connection.ops.quote_name(RenderedRecord._meta.db_table)
+        own = f"kind IN ('{EVENT}', '{EVENT_LD}') AND record_id = %(id)s"
+        if connection.vendor == "postgresql":
+            stored = stored_with_linked_sql(rows, own, json_ld=True)
+        else:
+            stored = f"SELECT kind, record_id, body, sort_name FROM {rows} WHERE {own} AND language = %(language)s AND epoch = %(epoch)s"
+        sql = (
+            f"SELECT e.status, e.author_id, e.password, e.status_before_trash, r.kind, r.record_id, r.body, r.sort_name "
+            f"FROM {events} e LEFT JOIN ({stored}) r ON true WHERE e.id = %(id)s"
+        )
+        with connection.cursor() as cursor:
+            cursor.execute(sql, {**self._sql_params(), "id": event_id})
+            found = cursor.fetchall()
+        if not found:
+            return None
+        self._found([row[4:] for row in found if row[4] is not None])
+        wanted = [(EVENT, event_id), (EVENT_LD, event_id)]
+        if connection.vendor == "postgresql":
+            wanted += [*self.references_of(event_id), *self.single_keys(event_id)]
+        self._absent_unless_found(wanted)
+        status, author_id, password, status_before_trash = found[0][:4]
+        facts = RecordFacts(PostKind.EVENT, event_id, status, author_id, password, status_before_trash)
+        if facts_version is not None:
+            # Read after the versions were: at least as new as what they stand for.
+            _event_facts.remember((connection.alias, event_id), facts_version, facts)
+        return facts
+
+    def _recalled_single(self, event_id):
+        """Whether memory holds every row a single read of the event needs (now in self.rows)."""
+        if self._recalled([(EVENT, event_id), (EVENT_LD, event_id)]):
+            return False
+        return not self._recalled([*self.references_of(event_id), *self.single_keys(event_id)])
+
+    def _sql_params(self):
+        return {"language": self.language, "epoch": current_epoch()}
+
+    def _found(self, rows):
+        self._keep({(kind, record_id): (body, sort_name) for kind, record_id, body, sort_name in rows})
+
+    def _absent_unless_found(self, keys):
+        self.absent.update(key for key in keys if key not in self.rows)
+
+    def record_texts(self, kind, ids, build, stored=None):
+        """The JSON texts of a list page's venues, organizers or terms (row `kind`), in `ids` order:
+        stored renderings, and `build(ids)` → {id: text} for the others, which are then stored.
+        `stored(id)` false: the record's text depends on the request and is always built."""
+        keys = {pk: (kind, pk) for pk in ids if stored is None or stored(pk)}
+        self.fetch(keys.values())
+        texts = {pk: self.fragment_text(key) for pk, key in keys.items() if key in self.rows}
+        missing = [pk for pk in ids if pk not in texts]
+        if missing:
+            texts.update(build(missing))
+            self.keep_missing()
+        return [texts[pk] for pk in ids if pk in texts]
+
+    def keep_missing(self, embedded_too=True):
+        """Store what this request looked for and did not find (rows that exist by then are kept),
+        and what the events stored here embed, so that the next read finds them all."""
+        absent, self.absent = self.absent, set()
+        by_source = {}
+        for kind, record_id in absent:
+            by_source.setdefault(SOURCE_OF_ROW[kind], set()).add(record_id)
+        for kind, ids in by_source.items():
+            keep_if_absent(kind, ids, self.language)
+        stored_events = [(EVENT, record_id) for record_id in by_source.get(EVENT, ())]
+        if stored_events and embedded_too:
+            self.fetch(stored_events)
+            self.fetch({key for _kind, record_id in stored_events for key in self.references_of(record_id)})
+            self.keep_missing(embedded_too=False)
+
+    def references_of(self, event_id):
+        row = self.rows.get((EVENT, event_id))
+        return references_in(row[0]) if row else ()
+
+    def event_text(self, event_id):
+        """The event's JSON text with its linked records and terms joined in, without parsing it.
+
+        The text is a function of the event's stored row, the rows it refers to and the splicer's
+        values alone, so a process keeps the texts it joined recently under exactly those (a list
+        page shows the same events to request after request; joining one costs about 25 µs).
+        """
+        row = self.rows.get((EVENT, event_id))
+        if row is None:
+            raise Unresolved((EVENT, event_id))
+        referred = references_in(row[0])
+        for key in referred:
+            if key not in self.rows:
+                raise Unresolved(key)
+        made_of = (self.splicer.key, row, *(self.rows[key] for key in referred))
+        text = _joined_event_texts.get(made_of)
+        if text is None:
+            text = self._joined(row)
+            _joined_event_texts.put(made_of, text)
+        return text
+
+    def _joined(self, row):
+        text = _TERM_LIST_TEXT.sub(self._terms_text, self.splicer.text(row[0]))
+        return REFERENCE_TEXT.sub(self._reference_text, text)
+
+    def _terms_text(self, match):
+        keys = [(kind, int(record_id)) for kind, record_id in REFERENCE_TEXT.findall(match.group(0))]
+        for key in keys:
+            if key not in self.rows:
+                raise Unresolved(key)
+        keys.sort(key=lambda key: (self.rows[key][1], key[1]))
+        return f"[{','.join(self.fragment_text(key) for key in keys)}]"
+
+    def _reference_text(self, match):
+        return self.fragment_text((match.group(1), int(match.group(2))))
+
+    def fragment_text(self, key):
+        """A stored record's JSON text for this request (linked records are stored whole)."""
+        if key not in self._texts:
+            if key not in self.rows:
+                raise Unresolved(key)
+            self._texts[key] = self.splicer.text(self.rows[key][0])
+        return self._texts[key]
+
+    def _anonymous_key(self, event_id):
+        return (event_id, self.language, current_epoch(), self.splicer.key)
+
+    def _anonymous_text(self, event_id):
+        if self.store_version is None:
+            return None
+        return _anonymous_single_texts.recall(self._anonymous_key(event_id), self.store_version)
+
+    def single_event(self, event_id, user, protected):
+        """The single read's JSON text (events.md §1.5) for `user`, after event_facts(): the list
+        record, its venue and organizers with their JSON-LD where `user` may read them, and the
+        event's own JSON-LD unless it is password-protected. Joined as text, as lists are; an
+        anonymous caller's is remembered under the store's version (what it shows of linked
+        records depends on their stored status alone)."""
+        remembered = not user.is_authenticated and not protected and self.store_version is not None
+        if remembered:
+            text = self._anonymous_text(event_id)
+            if text is not None:
+                return text
+        self.fetch([*self.references_of(event_id), *self.single_keys(event_id)])
+        venue_ref = self._reference_of(event_id, VENUE)
+        organizer_refs = self._references_of(event_id, ORGANIZER)
+        if venue_ref is not None:
+            self._give_json_ld(VENUE, venue_ref, "show_map", user, roles)
+        for ref in organizer_refs:
+            self._give_json_ld(ORGANIZER, ref, "global_id", user, roles)
+        row = self.rows.get((EVENT, event_id))
+        if row is None:
+            raise Unresolved((EVENT, event_id))
+        # Joined here, never kept: the venue and organizers above carry this caller's JSON-LD.
+        text = self._joined(row)
+        if protected:
+            return text
+        linked = []
+        if venue_ref is not None:
+            linked.append(f'"location":{self.fragment_text((VENUE_LD, venue_ref))}')
+        if organizer_refs:
+            linked.append(f'"organizer":{self.fragment_text((ORGANIZER_LD, organizer_refs[0]))}')
+        json_ld = _text_inserted_after(self.fragment_text((EVENT_LD, event_id)), "endDate", ",".join(linked))
+        text = f'{text[:-1]},"json_ld":{json_ld}}}'
+        if remembered:
+            _anonymous_single_texts.remember(self._anonymous_key(event_id), self.store_version, text)
+        return text
+
+    def single_keys(self, event_id):
+        """The JSON-LD rows a single read needs beyond the list record's."""
+        keys = [(EVENT_LD, event_id)]
+        venue_ref = self._reference_of(event_id, VENUE)
+        if venue_ref is not None:
+            keys.append((VENUE_LD, venue_ref))
+        keys.extend((ORGANIZER_LD, ref) for ref in self._references_of(event_id, ORGANIZER))
+        return keys
+
+    def _references_of(self, event_id, kind):
+        body = self.rows.get((EVENT, event_id), ("", ""))[0]
+        return [record_id for ref_kind, record_id in references_in(body) if ref_kind == kind]
+
+    def _reference_of(self, event_id, kind):
+        found = self._references_of(event_id, kind)
+        return found[0] if found else None
+
+    def _give_json_ld(self, kind, record_id, before, user, roles):
+        """A linked record's text in this read gets its `json_ld` (before the key `before`), unless
+        it is blanked (password-protected: its name key holds []) or `user` may not read it."""
+        key = (kind, record_id)
+        data = json.loads(self.fragment_text(key))
+        if isinstance(data.get(kind), list):
+            return
+        if not roles.can_read(user, RecordFacts.of_stored(RECORD_KINDS[kind], data)):
+            return
+        json_ld = self.fragment_text((f"{kind}_ld", record_id))
+        self._texts[key] = _text_inserted_before(self.fragment_text(key), before, f'"json_ld":{json_ld}')
+
+
+class RecordFacts:
+    """The columns of an event, venue or organizer the read rules look at (roles, password), without
+    a model instance: from a page or single-read query, or from a stored record."""
+
+    COLUMNS = ("pk", "status", "author_id", "password", "status_before_trash")
+    __slots__ = ("KIND", *COLUMNS)
+
+    def __init__(self, kind, pk=None, status=None, author_id=None, password="", status_before_trash=""):
+        self.KIND = kind
+        self.pk = pk
+        self.status = status
+        self.author_id = author_id
+        self.password = password
+        self.status_before_trash = status_before_trash
+
+    @classmethod
+    def of_event(cls, row):
+        """From a row of the columns COLUMNS of an event."""
+        return cls(PostKind.EVENT, *(row[name] for name in cls.COLUMNS))
+
+    @classmethod
+    def of_stored(cls, kind, data):
+        """From a stored record, which writes its author as a string ("0", or left out, for none)."""
+        author = data.get("author")
+        return cls(kind, data.get("id"), data.get("status"), int(author) if author not in (None, "", "0") else None)
+
+
+def _text_inserted_before(text, key, member):
+    """The JSON object `text` with `member` ('"name":value') put before its top-level `key`, or
+    at its end when it has none (the stored texts are compact, their keys unique)."""
+    if text.startswith(f'{{"{key}":'):
+        return f"{{{member},{text[1:]}"
+    position = text.find(f',"{key}":')
+    if position < 0:
+        return f"{text[:-1]},{member}}}" if text != "{}" else f"{{{member}}}"
+    return f"{text[:position]},{member}{text[position:]}"
+
+
+def _text_inserted_after(text, key, members):
+    """The JSON object `text` with `members` put after the value of its top-level `key`, or at its
+    end when it has none."""
+    if not members:
+        return text
+    name = f'"{key}":'
+    position = text.find(name)
+    if position < 0:
+        return f"{text[:-1]},{members}}}" if text != "{}" else f"{{{members}}}"
+    _value, end = _JSON_DECODER.raw_decode(text, position + len(name))
+    return f"{text[:end]},{members}{text[end:]}"
+
+
+_JSON_DECODER = json.JSONDecoder()

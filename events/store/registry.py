@@ -1,0 +1,61 @@
+"""Which function renders each kind of row: the API registers its serializers here when the app is ready.
+
+The store decides when a record is rendered and keeps the rows; how a record reads as JSON is the
+API's business. So the store never imports the API: `EventsConfig.ready()` registers one renderer per
+row kind, and the request object the renderers are given, and the store calls them through here.
+"""
+from typing import Callable, NamedTuple
+
+from django.utils import translation
+
+from ..json_text import to_json
+from .rows import ROW_KINDS, SOURCE_OF_ROW, NotRenderable
+
+
+class Renderer(NamedTuple):
+    # (record, request) → the row's data, JSON-serialisable; raises NotRenderable to leave the
+    # record's remaining rows out.
+    render: Callable
+    # record → the row's sort name (what embedded terms are listed by), or None for none.
+    sort_name: Callable = None
+
+
+_renderers = {}
+_rendering_request = None
+
+
+def register_renderer(row_kind, render, sort_name=None):
+    """Render the rows of `row_kind` with `render(record, request)` (and `sort_name(record)`)."""
+    if row_kind not in SOURCE_OF_ROW:
+        raise ValueError(f"Unknown row kind: {row_kind!r}")
+    _renderers[row_kind] = Renderer(render, sort_name)
+
+
+def register_rendering_request(make_request):
+    """`make_request()` → the request renderers are given: one per batch of records and language,
+    with markers where a real request's values go (rows.HOME, GLOBAL_ID_HOST, ORIGIN)."""
+    global _rendering_request
+    _rendering_request = make_request
+
+
+def rendered_texts(kind, records, language):
+    """{(row kind, record ID): (JSON text, sort name)} of these records of source `kind` in `language`."""
+    renderers = _renderers_of(kind)
+    request = _rendering_request()
+    rows = {}
+    with translation.override(language):
+        for record in records:
+            for row_kind, renderer in renderers:
+                try:
+                    data = renderer.render(record, request)
+                except NotRenderable:
+                    break
+                rows[(row_kind, record.pk)] = data, renderer.sort_name(record) if renderer.sort_name else ""
+    return {key: (to_json(data), sort_name) for key, (data, sort_name) in rows.items()}
+
+
+def _renderers_of(kind):
+    missing = [row_kind for row_kind in ROW_KINDS[kind] if row_kind not in _renderers]
+    if missing or _rendering_request is None:
+        raise LookupError(f"No renderer registered for {kind!r} rows: EventsConfig.ready() registers them.")
+    return [(row_kind, _renderers[row_kind]) for row_kind in ROW_KINDS[kind]]

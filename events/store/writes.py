@@ -1,0 +1,156 @@
+"""Writing the store: records rendered into rows, marked stale by a write, rendered again by its commit."""
+import threading
+
+from django.db import DEFAULT_DB_ALIAS, connections, transaction
+from django.db.models import Prefetch
+
+from ..models import Attachment, Event, EventOrganizer, Organizer, RenderedRecord, Term, Venue
+from .epoch import current_epoch, languages
+from .registry import rendered_texts
+from .rows import EVENT, IMAGE, ORGANIZER, ROW_KINDS, SOURCE_KINDS, SOURCE_OF_ROW, VENUE, references_in
+
+# Deletes and renders in slices, whatever a bulk change marks (SQLite caps the parameters of a statement).
+SLICE = 500
+
+
+def _event_queryset():
+    return Event.objects.select_related("image").prefetch_related(
+        "terms", Prefetch("organizer_links", queryset=EventOrganizer.objects.order_by("position", "id"))
+    )
+
+
+def _linked_queryset(model):
+    return model.objects.select_related("image")
+
+
+def _source_records(kind, ids, using, lock=False):
+    if kind == EVENT:
+        queryset = _event_queryset()
+    elif kind in (VENUE, ORGANIZER):
+        queryset = _linked_queryset(Venue if kind == VENUE else Organizer)
+    elif kind == IMAGE:
+        queryset = Attachment.objects.all()
+    else:
+        queryset = Term.objects.all()
+    queryset = queryset.using(using).filter(pk__in=ids).order_by("pk")
+    features = connections[using].features
+    if lock and features.has_select_for_update_of:
+        # Serialises this rendering with any writer of the same rows: it reads them after that
+        # writer commits, so a rendering made after a commit always shows that commit. NO KEY
+        # UPDATE, as writers take it, so that inserting links to these rows (KEY SHARE) still goes on.
+        queryset = queryset.select_for_update(of=("self",), no_key=features.has_select_for_no_key_update)
+    return list(queryset)
+
+
+def rendered_rows(kind, ids, using=DEFAULT_DB_ALIAS, lock=False, only_language=None):
+    """The rows (unsaved RenderedRecords) of these records of source `kind`, in every language or
+    `only_language`, as the registered renderers write them now."""
+    epoch = current_epoch()
+    made = []
+    for record_slice in _slices(sorted(ids)):
+        records = _source_records(kind, record_slice, using, lock)
+        for language in [only_language] if only_language else languages():
+            for (row_kind, record_id), (body, sort_name) in rendered_texts(kind, records, language).items():
+                links = " ".join(f"{ref_kind}:{ref_id}" for ref_kind, ref_id in references_in(body)) if row_kind == EVENT else ""
+                made.append(RenderedRecord(
+                    kind=row_kind, record_id=record_id, language=language, epoch=epoch, body=body,
+                    sort_name=sort_name[:200], links=links,
+                ))
+    return made
+
+
+def render(kind, ids, using=DEFAULT_DB_ALIAS):
+    """Store again what these records (all of them still existing) look like, in every language."""
+    ids = set(ids)
+    if not ids:
+        return
+    with transaction.atomic(using=using):
+        _delete_rows(kind, ids, using)
+        rows = rendered_rows(kind, ids, using, lock=True)
+        RenderedRecord.objects.using(using).bulk_create(
+            rows, batch_size=SLICE, update_conflicts=True,
+            unique_fields=["kind", "record_id", "language"], update_fields=["epoch", "body", "sort_name", "links"],
+        )
+
+
+def render_all(using=DEFAULT_DB_ALIAS, stdout=None):
+    """Rebuild the whole store (management command `events_render`, seeding)."""
+    RenderedRecord.objects.using(using).exclude(epoch=current_epoch()).delete()
+    for model, kind in SOURCE_KINDS.items():
+        ids = list(model.objects.using(using).order_by("pk").values_list("pk", flat=True))
+        for id_slice in _slices(ids, SLICE):
+            render(kind, id_slice, using)
+        if stdout is not None:
+            stdout.write(f"{kind}: {len(ids)}")
+
+
+def stale_rows(using=DEFAULT_DB_ALIAS):
+    """[(row kind, record ID, language)] of stored rows that differ from a fresh rendering: none,
+    as long as every write keeps the store true (tests and `events_render --check` ask)."""
+    stored = {
+        (kind, record_id, language): (body, sort_name, links)
+        for kind, record_id, language, body, sort_name, links in RenderedRecord.objects.using(using)
+        .filter(epoch=current_epoch())
+        .values_list("kind", "record_id", "language", "body", "sort_name", "links")
+    }
+    by_source = {}
+    for kind, record_id, _language in stored:
+        by_source.setdefault(SOURCE_OF_ROW[kind], set()).add(record_id)
+    fresh = {}
+    for source, ids in by_source.items():
+        for row in rendered_rows(source, ids, using, lock=False):
+            fresh[(row.kind, row.record_id, row.language)] = (row.body, row.sort_name, row.links)
+    return sorted(key for key, value in stored.items() if fresh.get(key) != value)
+
+
+def keep_if_absent(kind, ids, language, using=DEFAULT_DB_ALIAS):
+    """A reader's fill: render these records in one language and store rows that do not exist yet."""
+    rows = rendered_rows(kind, ids, using, lock=False, only_language=language)
+    if rows:
+        # Rows of an older epoch are in the way (a writer's rows always have the current one).
+        for id_slice in _slices(sorted(ids)):
+            RenderedRecord.objects.using(using).filter(
+                kind__in=ROW_KINDS[kind], record_id__in=id_slice, language=language
+            ).exclude(epoch=current_epoch()).delete()
+        RenderedRecord.objects.using(using).bulk_create(rows, batch_size=SLICE, ignore_conflicts=True)
+
+
+def _delete_rows(kind, ids, using):
+    for id_slice in _slices(sorted(ids)):
+        RenderedRecord.objects.using(using).filter(kind__in=ROW_KINDS[kind], record_id__in=id_slice).delete()
+
+
+def _slices(items, size=SLICE):
+    items = list(items)
+    return [items[start : start + size] for start in range(0, len(items), size)]
+
+
+# --- marking stale ---------------------------------------------------------------------------------
+
+_pending = threading.local()
+
+
+def _pending_for(using):
+    if not hasattr(_pending, "kinds"):
+        _pending.kinds = {}
+    return _pending.kinds.setdefault(using, {})
+
+
+def mark_stale(kind, ids, using=DEFAULT_DB_ALIAS):
+    """Forget the stored renderings of these records now; render them again before or at the commit."""
+    ids = {record_id for record_id in ids if record_id is not None}
+    if not ids:
+        return
+    _delete_rows(kind, ids, using)
+    _pending_for(using).setdefault(kind, set()).update(ids)
+    # Once per mark, not once per transaction: a rolled-back transaction's callbacks are dropped,
+    # and flushing what is pending is a no-op when a service already did.
+    transaction.on_commit(lambda: flush(using), using=using)
+
+
+def flush(using=DEFAULT_DB_ALIAS):
+    """Render what this thread marked stale (the services call it last in their transaction)."""
+    pending = _pending_for(using)
+    while pending:
+        kind, ids = pending.popitem()
+        render(kind, ids, using)
