@@ -16,7 +16,7 @@ from .. import dates
 from . import errors
 from ..conf import events_settings
 from ..numbers import is_ascii_digits, parse_int
-from .parsing import split_list
+from ..queries.syntax import split_list
 
 # The values of the language parameter, in the order the index and the doc route publish them
 # (discovery.md §1). Validation, dispatch and both documents read this one tuple.
@@ -34,23 +34,6 @@ MAX_ORGANIZERS_PER_WRITE = 100
 
 def too_many(name, limit):
     return _("%(param)s names more than %(max)s items.") % {"param": name, "max": limit}
-
-
-# IDs beyond the 64-bit range cannot name a record; the databases refuse to compare with them.
-MAX_RECORD_ID = 2**63 - 1
-
-
-def parse_record_id(value):
-    """A record ID from an int, an integral float or a digit string; None for anything else."""
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, float) and value.is_integer():
-        value = int(value)
-    if isinstance(value, str) and is_ascii_digits(value.strip()):
-        value = int(value.strip())
-    if isinstance(value, int) and 0 < value <= MAX_RECORD_ID:
-        return value
-    return None
 
 
 def contains_nul(value):

@@ -9,13 +9,14 @@ from django.utils import timezone
 from modeltranslation.utils import build_localized_fieldname
 
 from ..api.errors import ApiError
-from ..api.filters.events import Bound, DateWindow, EventFilterSet, date_window, filter_values, multiday_cutoff
-from ..api.parsing import parse_query_string
-from ..api.serializers.event_params import EventListParams, default_end_date, default_start_date
-from ..api.pagination import fetch_page
+from ..api.serializers.event_params import EventListParams
 from ..conf import events_settings
-from ..models import Event, EventOrganizer, PostKind, PostStatus, Term
-from ..services import visibility
+from ..models import Event, EventOrganizer, PostStatus, Term
+from ..queries.events import EventFilterSet, filter_values, list_ordering, listable, listed
+from ..queries.pages import fetch_page
+from ..queries.params import default_per_page
+from ..queries.syntax import parse_query_string
+from ..queries.window import date_window, day_window, default_window, multiday_cutoff
 from ..services.schedule import wall_clock
 from ..text import normalize_lookup_slug
 
@@ -29,42 +30,20 @@ FEED_LIMIT = 5000
 
 def listed_events():
     """Events an anonymous reader sees in lists: published, never hidden from listings (events.md §2.2)."""
-    statuses = visibility.listed_statuses(ANONYMOUS, PostKind.EVENT)
-    condition = visibility.listable(ANONYMOUS, PostKind.EVENT, statuses)
-    return Event.objects.filter(condition).exclude(hide_from_listings=True)
-
-
-def upcoming_window(now=None):
-    """The events list's default window: from yesterday (a whole day) to 24 months ahead."""
-    params = {"start_date": default_start_date(), "end_date": default_end_date()}
-    return date_window(params, sent=set(), now=now)
-
-
-def list_ordering():
-    if events_settings.TIMEZONE_MODE == "site":
-        return ("start_utc", "id")
-    return ("start_local", "id")
+    return listed(listable(ANONYMOUS))
 
 
 def upcoming(**filters):
     """The upcoming list, filtered as the API filters it: `categories`/`tags`/`venue`/`organizer` (ID
     lists) or `featured`; venues come with the rows since every card names its venue."""
-    data = {"window": upcoming_window(), **filters}
+    data = {"window": default_window(), **filters}
     queryset = listed_events().select_related("venue")
     return EventFilterSet(data=data, queryset=queryset).qs.order_by(*list_ordering())
 
 
 def page_of(queryset, page):
     """One page of `DEFAULT_PER_PAGE` rows with the total, in one query."""
-    return fetch_page(queryset, page, events_settings.DEFAULT_PER_PAGE)
-
-
-def day_window(first_day, last_day):
-    """Events overlapping the calendar days `first_day`..`last_day` (days begin at the multi-day cut-off)."""
-    cutoff = multiday_cutoff()
-    begins = dt.datetime.combine(first_day, cutoff)
-    ends = dt.datetime.combine(last_day + dt.timedelta(days=1), cutoff) - dt.timedelta(seconds=1)
-    return DateWindow(bounds=(Bound("ends_after", "end", "gte", begins), Bound("starts_before", "start", "lte", ends)))
+    return fetch_page(queryset, page, default_per_page())
 
 
 def month_events(first_day, last_day):

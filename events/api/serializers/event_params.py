@@ -1,22 +1,21 @@
 """Parameters of the event read routes (list, by ID, by slug) and the event lookups they share with writes."""
-import datetime as dt
 from dataclasses import dataclass
 
 from django.db.models import Q
-from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
-from ... import dates, list_versions
-from ...conf import events_settings
+from ... import list_versions
 from ...memory import VersionedValues
 from ...models import Event, Organizer, PostIdentity, PostKind, Taxonomy, Term, Venue
+from ...queries.params import MAX_RECORD_ID, default_per_page
+from ...queries.window import default_end_date, default_start_date
 from ...services import visibility
 from ...text import normalize_lookup_slug
 from ...numbers import is_ascii_digits
 from .. import errors
 from ..params import (
-    INVALID, MAX_RECORD_ID, BooleanParam, DateParam, IntegerParam, ListParam, Params, PositiveIntegerParam, RawParam,
+    INVALID, BooleanParam, DateParam, IntegerParam, ListParam, Params, PositiveIntegerParam, RawParam,
     StringParam, coordinate,
 )
 
@@ -193,25 +192,6 @@ class TicketedParam(BooleanParam):
         if value:
             self.refuse(_("Ticketing support is not active on this site, so events cannot be filtered by tickets."))
         return value
-
-
-# --- defaults of the date window (events.md §2.2) --------------------------------------------------
-
-
-def default_start_date():
-    """The instant "yesterday 23:59" in UTC, written in the site time zone."""
-    now = timezone.now().astimezone(dt.UTC)
-    instant = dt.datetime.combine(now.date() - dt.timedelta(days=1), dt.time(23, 59), tzinfo=dt.UTC)
-    return dates.format_wp(instant.astimezone(timezone.get_default_timezone()))
-
-
-def default_end_date():
-    """Now plus 24 months, as a UTC wall-clock time."""
-    return dates.format_wp(dates.parse_date_input("+24 months", dt.UTC, timezone.now()).local)
-
-
-def default_per_page():
-    return events_settings.DEFAULT_PER_PAGE
 
 
 # --- the parameter declarations -----------------------------------------------------------------

@@ -12,17 +12,17 @@ from django.core.validators import URLValidator
 from django.utils.translation import gettext_lazy as _
 
 from ... import roles
-from ...conf import events_settings
 from ...models import Event, Organizer, PostKind, PostStatus, Venue
+from ...queries.params import default_per_page, parse_record_id
+from ...queries.syntax import is_truthy
 from ...services import visibility
 from ...services.images import find_attachment
 from ...text import normalize_lookup_slug
 from ...numbers import is_ascii_digits
 from ..params import (
     DateParam, ListParam, Params, PositiveIntegerParam, RawParam, StringParam, coordinate,
-    first_error, parse_record_id,
+    first_error,
 )
-from ..parsing import is_truthy
 
 MODELS = {PostKind.VENUE: Venue, PostKind.ORGANIZER: Organizer}
 
@@ -39,10 +39,6 @@ WRITE_FIELDS = {
 def _column_length(model, name):
     return model._meta.get_field(name).max_length
 
-
-
-def default_per_page():
-    return events_settings.DEFAULT_PER_PAGE
 
 
 # --- the record behind a path ID or slug ----------------------------------------------------------

@@ -4,18 +4,12 @@ from dataclasses import dataclass
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from ...conf import events_settings
 from ...models import Event, Taxonomy, Term
 from ...numbers import is_ascii_digits
-from ..params import (
-    MAX_RECORD_ID, BooleanParam, ListParam, Params, PositiveIntegerParam, RawParam, StringParam, parse_record_id,
-)
+from ...queries.params import MAX_RECORD_ID, default_per_page, parse_record_id
+from ..params import BooleanParam, ListParam, Params, PositiveIntegerParam, RawParam, StringParam
 
 ID_ITEMS = {"type": "integer"}
-
-
-def default_per_page():
-    return events_settings.DEFAULT_PER_PAGE
 
 
 

@@ -9,13 +9,15 @@ from rest_framework.response import Response
 from ... import roles
 from ...conf import events_settings
 from ...models import Event, EventOrganizer, PostKind, PostStatus
+from ...queries import events as event_queries
+from ...queries.pages import ListStatement, fetch_page
+from ...queries.params import MAX_RECORD_ID, effective_per_page
+from ...queries.window import date_window
 from ...services import visibility
 from .. import errors, rendering
-from ..filters.events import EventFilterSet, date_window, filter_values
 from ..links import namespace_url
-from ..pagination import ListStatement, effective_per_page, fetch_page, list_response, page_links, remembered_list
+from ..pagination import list_response, page_links, remembered_list
 from ..renderers import JSONText, to_json
-from ..params import MAX_RECORD_ID
 from ..serializers.event_params import (
     EventListParams,
     EventReadParams,
@@ -72,21 +74,11 @@ class EventViewSet(EventWriteActions, WPViewSet):
             ),
         )
         if self.action == "list":
-            queryset = self.listed(queryset)
+            queryset = event_queries.listed(self.listable(), queryset)
         return queryset
 
-    def listed(self, queryset):
-        return self.listed_as(queryset, self.listable())
-
     def listable(self):
-        user = self.request.user
-        statuses = visibility.listed_statuses(user, self.kind, self.params.get("status"))
-        return visibility.listable(user, self.kind, statuses)
-
-    @staticmethod
-    def listed_as(queryset, listable):
-        # Hidden events are readable singly but never listed, whatever the role (events.md §2.2).
-        return queryset.filter(listable).exclude(hide_from_listings=True)
+        return event_queries.listable(self.request.user, self.params.get("status"))
 
     # --- list -----------------------------------------------------------------------------------
 
@@ -94,10 +86,11 @@ class EventViewSet(EventWriteActions, WPViewSet):
         params = self.params
         page_number, per_page = params["page"], effective_per_page(params["per_page"])
         window = date_window(params, self.sent)
-        filters, listable, ordering = filter_values(self.params, window), self.listable(), self.ordering()
+        listable, ordering = self.listable(), event_queries.list_ordering(by_include=bool(params.get("include")))
+        filters = event_queries.filter_values(params, window)
 
         def page_query():
-            filterset = EventFilterSet(data=filters, queryset=self.listed_as(Event.objects.all(), listable))
+            filterset = event_queries.EventFilterSet(data=filters, queryset=event_queries.listed(listable))
             # The page is read as IDs: the records come from the rendering store (api/rendering.py).
             return filterset.qs.order_by(*ordering).values(*rendering.RecordFacts.COLUMNS)
 
@@ -138,13 +131,6 @@ class EventViewSet(EventWriteActions, WPViewSet):
                 records[event.pk] = to_json(EventRecordSerializer(event, context=context).data)
             assembler.keep_missing()
         return [records[pk] for pk in page_ids]
-
-    def ordering(self):
-        if self.params.get("include"):
-            return ("date", "id")
-        if events_settings.TIMEZONE_MODE == "site":
-            return ("start_utc", "id")
-        return ("start_local", "id")
 
     def echoed_filters(self, window, per_page):
         """The applied filters in the order the plugin writes them into the list links (events.md §2.7).

@@ -5,11 +5,14 @@ from rest_framework.response import Response
 from ... import roles
 from ...conf import events_settings
 from ...models import PostStatus
+from ...queries import linked as linked_queries
+from ...queries.pages import ListStatement, fetch_page
+from ...queries.params import effective_per_page
+from ...queries.syntax import is_truthy
 from ...services import visibility
 from .. import errors, rendering
 from ..links import namespace_url
-from ..pagination import ListStatement, effective_per_page, fetch_page, list_response, page_links, remembered_list
-from ..parsing import is_truthy
+from ..pagination import list_response, page_links, remembered_list
 from ..permissions import CanEditKind
 from ..renderers import to_json
 from ..serializers.linked_params import linked_fields
@@ -55,7 +58,7 @@ class LinkedViewSet(WPViewSet):
         return queryset
 
     def listable(self):
-        return visibility.listable(self.request.user, self.kind, self.listed_statuses())
+        return linked_queries.listable(self.request.user, self.kind, self.params.get("status"))
 
     def listed_statuses(self):
         return visibility.listed_statuses(self.request.user, self.kind, self.params.get("status"))
@@ -95,7 +98,7 @@ class LinkedViewSet(WPViewSet):
         def page_query():
             filterset = self.filterset_class(data=filters, queryset=self.model.objects.filter(listable))
             # The page is read as IDs: the records come from the rendering store (api/rendering.py).
-            return filterset.qs.order_by("-date", "-id").values("pk", "password")
+            return filterset.qs.order_by(*linked_queries.LIST_ORDERING).values("pk", "password")
 
         # Everything the query is built from, and nothing else, is its key; the upcoming filter
         # reads the clock as it is built, so a list using it is built afresh every time.

@@ -2,9 +2,9 @@
 from django.utils.translation import gettext_lazy as _
 
 from ...models import Organizer, PostKind
+from ...queries.linked import OrganizerFilterSet
 from ...services.linked import save_organizer, trash_organizer
 from .. import errors
-from ..filters.organizers import OrganizerFilterSet
 from ..serializers import linked_params as params
 from ..serializers.organizers import OrganizerRecordSerializer
 from .linked import LinkedViewSet

@@ -3,12 +3,14 @@ from django.utils import translation
 from rest_framework.response import Response
 
 from ...models import Taxonomy, Term
+from ...queries.pages import ListStatement, Page, fetch_page
+from ...queries.params import effective_per_page
+from ...queries.syntax import is_truthy
+from ...queries.terms import TermFilterSet, order_terms
 from ...services import terms as term_service
 from .. import rendering
-from ..filters.terms import TermFilterSet, order_terms
 from ..links import namespace_url, with_query
-from ..pagination import ListStatement, Page, effective_per_page, fetch_page, list_answer, remembered_list
-from ..parsing import is_truthy
+from ..pagination import list_answer, remembered_list
 from ..renderers import JSONText, to_json
 from ..permissions import CanManageCategories, CanManageTags
 from ..serializers import term_params

@@ -2,9 +2,9 @@
 from django.utils.translation import gettext_lazy as _
 
 from ...models import PostKind, Venue
+from ...queries.linked import VenueFilterSet
 from ...services.linked import save_venue, trash_venue
 from .. import errors
-from ..filters.venues import VenueFilterSet
 from ..serializers import linked_params as params
 from ..serializers.venues import VenueRecordSerializer
 from .linked import LinkedViewSet

@@ -1,11 +1,11 @@
-"""Filters and ordering of `GET /categories` and `GET /tags` (terms.md §2)."""
+"""The categories and tags lists (terms.md §2): their filters and their order."""
 import django_filters
 from django.db.models import Case, IntegerField, Q, Value, When
 from django.db.models.functions import Coalesce, Lower
 
-from .base import ValidatedFilterSet
-from ...models import Event, Term
-from ...services.terms import localized_text
+from ..models import Event, Term
+from ..services.terms import localized_text
+from .filtersets import ValidatedFilterSet
 
 # orderby values WordPress understands, and the column each sorts on; anything else sorts by name.
 ORDER_FIELDS = {

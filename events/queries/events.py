@@ -1,142 +1,48 @@
-"""The events list filters: the date window of events.md §2.2, WordPress search, links and geolocation."""
-import datetime as dt
+"""The events list: what each caller may list, its filters (WordPress search, links, geolocation) and its order."""
 import math
 import re
-from dataclasses import dataclass
 
 import django_filters
 from django.db.models import F, FloatField, Q, Value
 from django.db.models.functions import ASin, Cos, Least, Power, Radians, Sin, Sqrt
-from django.utils import timezone
 
-from .base import ValidatedFilterSet
-from ... import dates
-from ...conf import events_settings
-from ...models import Event, EventOrganizer
-from ..parsing import php_filter_bool
-from ...services.terms import localized_text
-from ..params import MAX_RECORD_ID
+from ..conf import events_settings
+from ..models import Event, EventOrganizer, PostKind
+from ..services import visibility
+from ..services.terms import localized_text
+from .filtersets import ValidatedFilterSet
+from .params import MAX_RECORD_ID
 
 EARTH_RADIUS_KM = 6371.0088
 KM_PER_DEGREE_OF_LATITUDE = 111.2
-FIRST_SECOND = dt.datetime(1, 1, 1)
-LAST_SECOND = dt.datetime(9999, 12, 31, 23, 59, 59)
-
-# --- the date window ----------------------------------------------------------------------------
-
-WINDOW_PARAMS = ("start_date", "end_date")
-RELATIVE_PARAMS = ("starts_before", "starts_after", "ends_before", "ends_after")
-# Which end of an event each bound looks at, and how it compares.
-BOUND_RULES = {
-    "start_date": ("start", "gte"),
-    "end_date": ("end", "lte"),
-    "starts_before": ("start", "lt"),
-    "starts_after": ("start", "gt"),
-    "ends_before": ("end", "lt"),
-    "ends_after": ("end", "gt"),
-}
 
 
-@dataclass(frozen=True)
-class Bound:
-    name: str
-    edge: str
-    lookup: str
-    # Wall-clock time in the site zone, as the bound is applied.
-    value: dt.datetime
+# --- what a caller lists, and in which order ------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class DateWindow:
-    bounds: tuple
-    strict: bool = False
-
-    def echoed(self):
-        """{param: value} for the list links: the bounds as applied.
-
-        Strict bounds are written in UTC, which is how strict mode reads a value back, so that
-        following `next_rest_url` selects the same events on sites outside UTC.
-        """
-        values = {}
-        for bound in self.bounds:
-            value = _in_utc(bound.value) if self.strict else bound.value
-            values[bound.name] = dates.format_wp(value)
-        return values
-
-    def condition(self):
-        """A Q comparing each bound with the events' wall clock (or UTC times in `site` mode)."""
-        site_mode = events_settings.TIMEZONE_MODE == "site"
-        condition = Q()
-        for bound in self.bounds:
-            if site_mode:
-                column, value = f"{bound.edge}_utc", _in_utc(bound.value).replace(tzinfo=dt.UTC)
-            else:
-                # The wall-clock columns hold naive local times tagged as UTC.
-                column, value = f"{bound.edge}_local", bound.value.replace(tzinfo=dt.UTC)
-            condition &= Q(**{f"{column}__{bound.lookup}": value})
-        return condition
+def listable(user, requested_statuses=None):
+    """A Q keeping the events `user` may list, in the statuses a `status` filter asked for (auth.md §2.2)."""
+    statuses = visibility.listed_statuses(user, PostKind.EVENT, requested_statuses)
+    return visibility.listable(user, PostKind.EVENT, statuses)
 
 
-def _clamped(compute):
-    """Bounds beyond the calendar's range (year 9999 + one day) stick to its ends instead of failing."""
-    try:
-        return compute()
-    except OverflowError:
-        return None
+def listed(condition, queryset=None):
+    """The events of `queryset` (all by default) that `condition` (listable()) keeps and lists show.
+
+    Hidden events are readable singly but never listed, whatever the role (events.md §2.2).
+    """
+    queryset = Event.objects.all() if queryset is None else queryset
+    return queryset.filter(condition).exclude(hide_from_listings=True)
 
 
-def _in_utc(wall_clock):
-    zone = timezone.get_default_timezone()
-    converted = _clamped(lambda: wall_clock.replace(tzinfo=zone).astimezone(dt.UTC).replace(tzinfo=None))
-    if converted is None:
-        return LAST_SECOND if wall_clock.year > 1 else FIRST_SECOND
-    return converted
-
-
-def multiday_cutoff():
-    hours, _, minutes = str(events_settings.MULTIDAY_CUTOFF or "00:00").partition(":")
-    return dt.time(int(hours or 0), int(minutes or 0))
-
-
-def _whole_day(name, value, now):
-    """Inclusive mode: the calendar day of the value as written; start → its first second, others → its last."""
-    parsed = dates.parse_date_input(value, timezone.get_default_timezone(), now)
-    moment = parsed.local.astimezone(dt.UTC) if parsed.explicit_zone else parsed.local
-    day = moment.date()
-    if name == "start_date":
-        return dates.day_start(day, cutoff=multiday_cutoff())
-    end = _clamped(lambda: dates.day_end(day, cutoff=multiday_cutoff()))
-    return end if end is not None else LAST_SECOND
-
-
-def _exact(name, value, is_default, now):
-    """Strict mode: the value converted to the site zone; a value without an offset is read as UTC."""
-    zone = timezone.get_default_timezone()
-    # The start default is already written in the site zone (the plugin would convert it again).
-    read_in = zone if is_default and name == "start_date" else dt.UTC
-    parsed = dates.parse_date_input(value, read_in, now)
-    local = _clamped(lambda: parsed.local.astimezone(zone).replace(tzinfo=None))
-    if local is None:
-        return LAST_SECOND if parsed.local.year > 1 else FIRST_SECOND
-    return local
-
-
-def date_window(params, sent, now=None):
-    """The bounds the list applies, from validated `params` and the names the client `sent`."""
-    if params.get("include"):
-        # `include` ignores every date filter (the Recommended rule of events.md §2.5).
-        return DateWindow(bounds=())
-    now = now or timezone.now()
-    strict = php_filter_bool(params.get("strict_dates", "false"))
-    relative = any(name in sent for name in RELATIVE_PARAMS)
-    bounds = []
-    for name in (*WINDOW_PARAMS, *RELATIVE_PARAMS):
-        if name not in params or (relative and name not in sent):
-            continue
-        value, is_default = params[name], name not in sent
-        applied = _exact(name, value, is_default, now) if strict else _whole_day(name, value, now)
-        bounds.append(Bound(name, *BOUND_RULES[name], applied))
-    return DateWindow(bounds=tuple(bounds), strict=strict)
+def list_ordering(by_include=False):
+    """The events list's order, the ID breaking ties: by start (wall clock, or UTC in `site` mode);
+    a list of `include`d IDs by publication date (events.md §2.5)."""
+    if by_include:
+        return ("date", "id")
+    if events_settings.TIMEZONE_MODE == "site":
+        return ("start_utc", "id")
+    return ("start_local", "id")
 
 
 # --- search -------------------------------------------------------------------------------------

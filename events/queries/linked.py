@@ -1,4 +1,4 @@
-"""Filters of `GET /venues` and `GET /organizers` (venues-organizers.md §2): what both kinds share."""
+"""The venues and organizers lists (venues-organizers.md §2): what each caller may list, their filters and their order."""
 import re
 
 import django_filters
@@ -6,15 +6,23 @@ from django.db.models import F, Q, TextField, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from .base import ValidatedFilterSet
-from ...models import PostStatus
-from ...services.terms import localized_text
+from ..models import Event, EventOrganizer, Organizer, PostStatus, Venue
+from ..services import visibility
+from ..services.terms import localized_text
+from .filtersets import ValidatedFilterSet
 
 # §2.1, Recommended: any character that is not a letter or digit (Unicode-aware) separates fragments; "-" does not.
 SEARCH_FRAGMENT = re.compile(r"(?:[^\W_]|-)+")
 TRANSLATED_SEARCH_FIELDS = ("title", "description", "excerpt")
 # has_events: links to events in these statuses do not count.
 UNFINISHED_EVENT_STATUSES = (PostStatus.DRAFT, PostStatus.PENDING)
+# The newest first, the ID breaking ties.
+LIST_ORDERING = ("-date", "-id")
+
+
+def listable(user, kind, requested_statuses=None):
+    """A Q keeping the records of `kind` `user` may list, in the statuses a `status` filter asked for (auth.md §2.2)."""
+    return visibility.listable(user, kind, visibility.listed_statuses(user, kind, requested_statuses))
 
 
 def search_fragments(text):
@@ -65,3 +73,28 @@ class LinkedFilterSet(ValidatedFilterSet):
     def filter_upcoming(self, queryset, name, statuses):
         """Linked to an event that starts from now on, in a status the caller may list."""
         return queryset.filter(pk__in=self.linked_ids(Q(start_utc__gte=timezone.now(), status__in=statuses)))
+
+
+class VenueFilterSet(LinkedFilterSet):
+    # Not country, not website (§2.1).
+    plain_search_fields = ("address", "city", "province", "state", "stateprovince", "zip", "phone")
+
+    class Meta:
+        model = Venue
+        fields = []
+
+    def linked_ids(self, event_condition):
+        # NULLs kept out: `NOT IN` a list holding NULL would exclude every venue.
+        return Event.objects.filter(event_condition, venue_id__isnull=False).order_by().values("venue_id")
+
+
+class OrganizerFilterSet(LinkedFilterSet):
+    plain_search_fields = ("phone", "email", "website")
+
+    class Meta:
+        model = Organizer
+        fields = []
+
+    def linked_ids(self, event_condition):
+        events = Event.objects.filter(event_condition).order_by().values("pk")
+        return EventOrganizer.objects.filter(event_id__in=events).order_by().values("organizer_id")
