@@ -9,9 +9,8 @@ from django.db import connection, transaction
 
 from events import list_versions
 from events.api import pagination, rendering
-from events.api.serializers import event_params
 from events.models import Event, PostStatus, RenderedRecord, Venue
-from events.queries import pages
+from events.queries import pages, params
 
 from .conftest import API, post_json
 from .test_rendering_store import LANGUAGES, WRITES, _restore, calendar, urls  # noqa: F401 - the fixture
@@ -37,7 +36,7 @@ def forget_everything():
 def forget():
     memories = (
         pages.remembered_pages, pages.remembered_totals, pagination.remembered_bodies,
-        rendering._stored_rows, rendering._event_facts, rendering._anonymous_single_texts, event_params._lookups,
+        rendering._stored_rows, rendering._event_facts, rendering._anonymous_single_texts, params._lookups,
     )
     for memory in memories:
         memory.clear()

@@ -8,13 +8,12 @@ from django.db.models import Prefetch
 from django.utils import timezone
 from modeltranslation.utils import build_localized_fieldname
 
-from ..api.errors import ApiError
-from ..api.serializers.event_params import EventListParams
 from ..conf import events_settings
+from ..exceptions import InvalidValue
 from ..models import Event, EventOrganizer, PostStatus, Term
-from ..queries.events import EventFilterSet, filter_values, list_ordering, listable, listed
+from ..queries.events import EventFilterSet, filter_values, list_ordering, listable, listed, parse_filters
 from ..queries.pages import fetch_page
-from ..queries.params import default_per_page
+from ..queries.params import default_per_page, language_code
 from ..queries.syntax import parse_query_string
 from ..queries.window import date_window, day_window, default_window, multiday_cutoff
 from ..services.schedule import wall_clock
@@ -75,23 +74,19 @@ def calendar_days(event):
 # --- calendar feeds -----------------------------------------------------------------------------
 
 
-class FeedParams(EventListParams):
-    """The events list's filters, as a feed takes them: every event they select, never a page of
-    them, and only what an anonymous reader sees (no `status`)."""
-
-    page = None
-    per_page = None
-    status = None
-
-
 def feed_filters(query_string, dated=True):
-    """FilterSet values of the API filters in a feed's query string; the date window only if `dated`
-    (month and day feeds have the window of their view). Invalid filters are a bad request."""
+    """FilterSet values of the API list filters in a feed's query string; the date window only if
+    `dated` (month and day feeds have the window of their view). A feed takes every event they
+    select, never a page of them, and only what an anonymous reader sees (no `status`). A value
+    the API would refuse (a filter's, or the language parameter's) is a bad request."""
     raw = parse_query_string(query_string)
+    language = events_settings.language_param
     try:
-        params = FeedParams.validate_request(raw, {"request": None})
-    except ApiError as error:
-        raise BadRequest(error.code) from error
+        params = parse_filters(raw)
+        if language in raw:
+            language_code(language, raw[language])
+    except InvalidValue as invalid:
+        raise BadRequest(f"invalid {invalid.field}") from invalid
     return filter_values(params, date_window(params, sent=set(raw)) if dated else None)
 
 

@@ -1,17 +1,21 @@
 """The events list: what each caller may list, its filters (WordPress search, links, geolocation) and its order."""
 import math
 import re
+from functools import partial
 
 import django_filters
 from django.db.models import F, FloatField, Q, Value
 from django.db.models.functions import ASin, Cos, Least, Power, Radians, Sin, Sqrt
 
 from ..conf import events_settings
-from ..models import Event, EventOrganizer, PostKind
+from ..exceptions import InvalidValue
+from ..models import Event, EventOrganizer, Organizer, PostKind, Taxonomy, Venue
 from ..services import visibility
 from ..services.terms import localized_text
+from . import params
 from .filtersets import ValidatedFilterSet
-from .params import MAX_RECORD_ID
+from .params import MAX_RECORD_ID, TermSelection
+from .window import default_end_date, default_start_date
 
 EARTH_RADIUS_KM = 6371.0088
 KM_PER_DEGREE_OF_LATITUDE = 111.2
@@ -120,6 +124,63 @@ def distance_km(lat, lng):
     inner = Power(Sin(half_dlat), 2) + Value(math.cos(lat1)) * Cos(lat2) * Power(Sin(half_dlng), 2)
     # Rounding can push the haversine term a hair above 1, outside ASIN's domain.
     return Value(2 * EARTH_RADIUS_KM) * ASin(Sqrt(Least(inner, Value(1.0), output_field=FloatField())))
+
+
+# --- the list's parameters ----------------------------------------------------------------------
+
+# What the events list's filters name, read as events.md §2.1 says (the API's declarations use them too).
+category_selection = partial(TermSelection.parse, Taxonomy.CATEGORY, slug_first=True)
+tag_selection = partial(TermSelection.parse, Taxonomy.TAG, slug_first=True)
+venue_ids = partial(params.existing_ids, Venue)
+organizer_ids = partial(params.existing_ids, Organizer)
+latitude = params.coordinate(90)
+longitude = params.coordinate(180)
+
+# The list's filter parameters (all of `GET /events` but its paging and `status`), each with its
+# parser, as the public feeds take them; the API declares the same ones with their wire types.
+FILTER_PARAMETERS = {
+    "start_date": params.date,
+    "end_date": params.date,
+    "starts_before": params.date,
+    "starts_after": params.date,
+    "ends_before": params.date,
+    "ends_after": params.date,
+    "strict_dates": params.non_empty_text,
+    "search": params.non_empty_text,
+    "categories": params.list_of(category_selection),
+    "tags": params.list_of(tag_selection),
+    "venue": params.list_of(venue_ids),
+    "organizer": params.list_of(organizer_ids),
+    "featured": params.boolean,
+    "geoloc": params.boolean,
+    "geoloc_lat": latitude,
+    "geoloc_lng": longitude,
+    "include": params.list_of(params.positive_ids),
+    "post_parent": params.existing_event_id,
+    "ticketed": params.no_tickets,
+}
+FILTER_DEFAULTS = {"start_date": default_start_date, "end_date": default_end_date, "strict_dates": "false"}
+
+
+def parse_filters(raw):
+    """The list's filter values from `raw` parameters (FILTER_PARAMETERS), the defaults of the others."""
+    values = {}
+    for name, parse in FILTER_PARAMETERS.items():
+        if name in raw:
+            if params.contains_nul(raw[name]):
+                raise InvalidValue(name)
+            values[name] = parse(name, raw[name])
+        elif name in FILTER_DEFAULTS:
+            default = FILTER_DEFAULTS[name]
+            values[name] = default() if callable(default) else default
+    check_point(values)
+    return values
+
+
+def check_point(values):
+    """`geoloc_lat` and `geoloc_lng` are one point: half of it cannot filter anything (the other half is missing)."""
+    if ("geoloc_lat" in values) != ("geoloc_lng" in values):
+        raise InvalidValue("geoloc_lng" if "geoloc_lat" in values else "geoloc_lat")
 
 
 # --- from list parameters to FilterSet data -----------------------------------------------------

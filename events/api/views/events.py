@@ -175,7 +175,7 @@ class EventViewSet(EventWriteActions, WPViewSet):
         return self.stored_single_read(self.params["id"])
 
     def retrieve_by_slug(self, request, *args, **kwargs):
-        return self.stored_single_read(self.params["slug"].event_id)
+        return self.stored_single_read(self.params["slug"])
 
     def stored_single_read(self, record_id):
         """The single read from the rendering store; built from the models when a rendering is missing."""
