@@ -11,7 +11,7 @@ from modeltranslation.utils import build_localized_fieldname
 from ..conf import events_settings
 from ..exceptions import InvalidValue
 from ..models import Event, EventOrganizer, PostStatus, Term
-from ..queries.events import EventFilterSet, filter_values, list_ordering, listable, listed, parse_filters
+from ..queries.events import filter_events, filter_values, list_ordering, listable, listed, parse_filters
 from ..queries.pages import fetch_page
 from ..queries.params import default_per_page, language_code
 from ..queries.syntax import parse_query_string
@@ -37,7 +37,7 @@ def upcoming(**filters):
     lists) or `featured`; venues come with the rows since every card names its venue."""
     data = {"window": default_window(), **filters}
     queryset = listed_events().select_related("venue")
-    return EventFilterSet(data=data, queryset=queryset).qs.order_by(*list_ordering())
+    return filter_events(queryset, data).order_by(*list_ordering())
 
 
 def page_of(queryset, page):
@@ -51,7 +51,7 @@ def month_events(first_day, last_day):
         "id", "title", *_translations("title"), "slug", "status", "password", "modified",
         "start_local", "end_local", "start_utc", "end_utc", "all_day", "featured", "timezone_name", "timezone_abbr",
     )
-    queryset = EventFilterSet(data={"window": day_window(first_day, last_day)}, queryset=queryset).qs
+    queryset = filter_events(queryset, {"window": day_window(first_day, last_day)})
     return list(queryset.order_by(*list_ordering())[: MONTH_LIMIT + 1])
 
 
@@ -75,10 +75,10 @@ def calendar_days(event):
 
 
 def feed_filters(query_string, dated=True):
-    """FilterSet values of the API list filters in a feed's query string; the date window only if
-    `dated` (month and day feeds have the window of their view). A feed takes every event they
-    select, never a page of them, and only what an anonymous reader sees (no `status`). A value
-    the API would refuse (a filter's, or the language parameter's) is a bad request."""
+    """filter_events() values of the API list filters in a feed's query string; the date window
+    only if `dated` (month and day feeds have the window of their view). A feed takes every event
+    they select, never a page of them, and only what an anonymous reader sees (no `status`). A
+    value the API would refuse (a filter's, or the language parameter's) is a bad request."""
     raw = parse_query_string(query_string)
     language = events_settings.language_param
     try:
@@ -91,11 +91,11 @@ def feed_filters(query_string, dated=True):
 
 
 def feed_events(*selections):
-    """Listed events without a password that every selection (FilterSet values) keeps, in list order,
+    """Listed events without a password that every selection (filter_events() values) keeps, in list order,
     with what their entries read: at most FEED_LIMIT + 1, so the caller can tell the feed was cut."""
     queryset = listed_events().filter(password="")
     for selection in selections:
-        queryset = EventFilterSet(data=selection, queryset=queryset).qs
+        queryset = filter_events(queryset, selection)
     queryset = queryset.select_related("image", "venue").prefetch_related(
         Prefetch("terms", queryset=Term.objects.order_by("name", "id")),
         Prefetch("organizer_links", queryset=EventOrganizer.objects.select_related("organizer").order_by("position", "id")),

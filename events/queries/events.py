@@ -3,7 +3,6 @@ import math
 import re
 from functools import partial
 
-import django_filters
 from django.db.models import F, FloatField, Q, Value
 from django.db.models.functions import ASin, Cos, Least, Power, Radians, Sin, Sqrt
 
@@ -13,7 +12,7 @@ from ..models import Event, EventOrganizer, Organizer, PostKind, Taxonomy, Venue
 from ..services import visibility
 from ..services.terms import localized_text
 from . import params
-from .filtersets import ValidatedFilterSet
+from .filtering import apply_filters
 from .params import MAX_RECORD_ID, TermSelection
 from .window import default_end_date, default_start_date
 
@@ -183,14 +182,14 @@ def check_point(values):
         raise InvalidValue("geoloc_lng" if "geoloc_lat" in values else "geoloc_lat")
 
 
-# --- from list parameters to FilterSet data -----------------------------------------------------
+# --- from list parameters to filter values -----------------------------------------------------
 
-# List parameters the FilterSet takes as validated.
+# List parameters filter_events() takes as validated.
 LISTED_FILTERS = ("search", "venue", "organizer", "featured", "geoloc", "include", "post_parent")
 
 
 def filter_values(params, window):
-    """The FilterSet's data from validated events list parameters (the API list's and the public feeds')."""
+    """filter_events()'s values from validated events list parameters (the API list's and the public feeds')."""
     values = {"window": window} if window is not None else {}
     for name in LISTED_FILTERS:
         if name in params:
@@ -203,57 +202,65 @@ def filter_values(params, window):
     return values
 
 
-# --- the FilterSet ------------------------------------------------------------------------------
+# --- the filters --------------------------------------------------------------------------------
 
 
-class EventFilterSet(ValidatedFilterSet):
-    """Filters of `GET /events`; `data` holds already-validated parameter values."""
+def filter_events(queryset, values):
+    """The events of `queryset` that every one of `values` (filter_values(), or the public pages'
+    own: a `window`, term or record IDs, `featured`) keeps."""
+    return apply_filters(queryset, FILTERS, values)
 
-    window = django_filters.Filter(method="filter_window")
-    search = django_filters.Filter(method="filter_search")
-    categories = django_filters.Filter(method="filter_terms")
-    tags = django_filters.Filter(method="filter_terms")
-    venue = django_filters.Filter(field_name="venue_id", lookup_expr="in")
-    organizer = django_filters.Filter(method="filter_organizer")
-    featured = django_filters.Filter(field_name="featured")
-    geoloc = django_filters.Filter(method="filter_geoloc")
-    near = django_filters.Filter(method="filter_near")
-    include = django_filters.Filter(method="filter_include")
-    post_parent = django_filters.Filter(field_name="post_parent_id")
 
-    class Meta:
-        model = Event
-        fields = []
+def _in_window(queryset, window):
+    return queryset.filter(window.condition()) if window.bounds else queryset
 
-    def filter_window(self, queryset, name, window):
-        return queryset.filter(window.condition()) if window.bounds else queryset
 
-    def filter_search(self, queryset, name, text):
-        annotations = {f"searched_{field}": localized_text(field) for field in SEARCHED_FIELDS}
-        queryset = queryset.alias(**annotations)
-        for word, excluded in search_terms(text):
-            found = Q()
-            for field in SEARCHED_FIELDS:
-                found |= Q(**{f"searched_{field}__icontains": word})
-            queryset = queryset.exclude(found) if excluded else queryset.filter(found)
-        return queryset
+def _searched(queryset, text):
+    annotations = {f"searched_{field}": localized_text(field) for field in SEARCHED_FIELDS}
+    queryset = queryset.alias(**annotations)
+    for word, excluded in search_terms(text):
+        found = Q()
+        for field in SEARCHED_FIELDS:
+            found |= Q(**{f"searched_{field}__icontains": word})
+        queryset = queryset.exclude(found) if excluded else queryset.filter(found)
+    return queryset
 
-    def filter_terms(self, queryset, name, term_ids):
-        links = Event.terms.through.objects.filter(term_id__in=term_ids).values("event_id")
-        return queryset.filter(pk__in=links)
 
-    def filter_organizer(self, queryset, name, organizer_ids):
-        links = EventOrganizer.objects.filter(organizer_id__in=organizer_ids).values("event_id")
-        return queryset.filter(pk__in=links)
+def _with_terms(queryset, term_ids):
+    links = Event.terms.through.objects.filter(term_id__in=term_ids).values("event_id")
+    return queryset.filter(pk__in=links)
 
-    def filter_geoloc(self, queryset, name, wanted):
-        return queryset.filter(has_coordinates()) if wanted else queryset.exclude(has_coordinates())
 
-    def filter_near(self, queryset, name, point):
-        lat, lng = point
-        radius = float(events_settings.GEOLOC_RADIUS_KM)
-        candidates = queryset.filter(has_coordinates() & bounding_box(lat, lng, radius))
-        return candidates.alias(venue_distance_km=distance_km(lat, lng)).filter(venue_distance_km__lte=radius)
+def _with_organizers(queryset, organizer_ids):
+    links = EventOrganizer.objects.filter(organizer_id__in=organizer_ids).values("event_id")
+    return queryset.filter(pk__in=links)
 
-    def filter_include(self, queryset, name, ids):
-        return queryset.filter(pk__in=[record_id for record_id in ids if record_id <= MAX_RECORD_ID])
+
+def _geolocated(queryset, wanted):
+    return queryset.filter(has_coordinates()) if wanted else queryset.exclude(has_coordinates())
+
+
+def _near(queryset, point):
+    lat, lng = point
+    radius = float(events_settings.GEOLOC_RADIUS_KM)
+    candidates = queryset.filter(has_coordinates() & bounding_box(lat, lng, radius))
+    return candidates.alias(venue_distance_km=distance_km(lat, lng)).filter(venue_distance_km__lte=radius)
+
+
+def _included(queryset, ids):
+    return queryset.filter(pk__in=[record_id for record_id in ids if record_id <= MAX_RECORD_ID])
+
+
+FILTERS = {
+    "window": _in_window,
+    "search": _searched,
+    "categories": _with_terms,
+    "tags": _with_terms,
+    "venue": lambda queryset, ids: queryset.filter(venue_id__in=ids),
+    "organizer": _with_organizers,
+    "featured": lambda queryset, featured: queryset.filter(featured=featured),
+    "geoloc": _geolocated,
+    "near": _near,
+    "include": _included,
+    "post_parent": lambda queryset, parent_id: queryset.filter(post_parent_id=parent_id),
+}

@@ -1,11 +1,10 @@
 """The categories and tags lists (terms.md §2): their filters and their order."""
-import django_filters
 from django.db.models import Case, IntegerField, Q, Value, When
 from django.db.models.functions import Coalesce, Lower
 
-from ..models import Event, Term
+from ..models import Event
 from ..services.terms import localized_text
-from .filtersets import ValidatedFilterSet
+from .filtering import apply_filters
 
 # orderby values WordPress understands, and the column each sorts on; anything else sorts by name.
 ORDER_FIELDS = {
@@ -20,41 +19,35 @@ ORDER_FIELDS = {
 }
 
 
-class TermFilterSet(ValidatedFilterSet):
-    """`data` holds already-validated parameter values; different filters combine with AND."""
+def filter_terms(queryset, values):
+    """The terms of `queryset` that every one of `values` keeps."""
+    return apply_filters(queryset, FILTERS, values)
 
-    search = django_filters.Filter(method="filter_search")
-    include = django_filters.Filter(method="filter_include")
-    exclude = django_filters.Filter(method="filter_exclude")
-    hide_empty = django_filters.Filter(method="filter_hide_empty")
-    parent = django_filters.Filter(method="filter_parent")
-    event = django_filters.Filter(method="filter_event")
-    slug = django_filters.Filter(field_name="slug")
 
-    class Meta:
-        model = Term
-        fields = []
+def _searched(queryset, text):
+    # Name or slug, case-insensitive (WordPress convention), in the language the client reads.
+    queryset = queryset.alias(searched_name=localized_text("name"))
+    return queryset.filter(Q(searched_name__icontains=text) | Q(slug__icontains=text))
 
-    def filter_search(self, queryset, name, text):
-        # Name or slug, case-insensitive (WordPress convention), in the language the client reads.
-        queryset = queryset.alias(searched_name=localized_text("name"))
-        return queryset.filter(Q(searched_name__icontains=text) | Q(slug__icontains=text))
 
-    def filter_include(self, queryset, name, ids):
-        return queryset.filter(pk__in=ids)
+def _non_empty(queryset, hide):
+    return queryset.filter(count__gt=0) if hide else queryset
 
-    def filter_exclude(self, queryset, name, ids):
-        return queryset.exclude(pk__in=ids)
 
-    def filter_hide_empty(self, queryset, name, hide):
-        return queryset.filter(count__gt=0) if hide else queryset
+def _of_event(queryset, event_id):
+    links = Event.terms.through.objects.filter(event_id=event_id).values("term_id")
+    return queryset.filter(pk__in=links)
 
-    def filter_parent(self, queryset, name, parent_id):
-        return queryset.filter(parent_id=parent_id)
 
-    def filter_event(self, queryset, name, event_id):
-        links = Event.terms.through.objects.filter(event_id=event_id).values("term_id")
-        return queryset.filter(pk__in=links)
+FILTERS = {
+    "search": _searched,
+    "include": lambda queryset, ids: queryset.filter(pk__in=ids),
+    "exclude": lambda queryset, ids: queryset.exclude(pk__in=ids),
+    "hide_empty": _non_empty,
+    "parent": lambda queryset, parent_id: queryset.filter(parent_id=parent_id),
+    "event": _of_event,
+    "slug": lambda queryset, slug: queryset.filter(slug=slug),
+}
 
 
 def order_terms(queryset, orderby, order, include_ids=()):

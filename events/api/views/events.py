@@ -90,9 +90,9 @@ class EventViewSet(EventWriteActions, WPViewSet):
         filters = event_queries.filter_values(params, window)
 
         def page_query():
-            filterset = event_queries.EventFilterSet(data=filters, queryset=event_queries.listed(listable))
+            listed = event_queries.filter_events(event_queries.listed(listable), filters)
             # The page is read as IDs: the records come from the rendering store (api/rendering.py).
-            return filterset.qs.order_by(*ordering).values(*rendering.RecordFacts.COLUMNS)
+            return listed.order_by(*ordering).values(*rendering.RecordFacts.COLUMNS)
 
         # Everything the query is built from, and nothing else, is its key.
         statement = ListStatement(Event, ("events", repr(filters), repr(listable), ordering), page_query)

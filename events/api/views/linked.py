@@ -26,13 +26,12 @@ class LinkedViewSet(WPViewSet):
     """list, create, retrieve, update and trash, by ID and by slug, of one linked-record kind.
 
     Subclasses name the model, the collection (path segment and list key), the record serializer,
-    the FilterSet, the write/trash services and the kind's own error codes.
+    the write/trash services and the kind's own error codes.
     """
 
     model = None
     collection = ""
     record_serializer = None
-    filterset_class = None
     save_record = None
     trash_record = None
     permission_classes_by_action = {action: [CanEditKind] for action in WRITE_ACTIONS}
@@ -96,9 +95,9 @@ class LinkedViewSet(WPViewSet):
         filters, listable = self.filter_values(), self.listable()
 
         def page_query():
-            filterset = self.filterset_class(data=filters, queryset=self.model.objects.filter(listable))
+            listed = linked_queries.filter_linked(self.model.objects.filter(listable), filters)
             # The page is read as IDs: the records come from the rendering store (api/rendering.py).
-            return filterset.qs.order_by(*linked_queries.LIST_ORDERING).values("pk", "password")
+            return listed.order_by(*linked_queries.LIST_ORDERING).values("pk", "password")
 
         # Everything the query is built from, and nothing else, is its key; the upcoming filter
         # reads the clock as it is built, so a list using it is built afresh every time.

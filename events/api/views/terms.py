@@ -6,7 +6,7 @@ from ...models import Taxonomy, Term
 from ...queries.pages import ListStatement, Page, fetch_page
 from ...queries.params import effective_per_page
 from ...queries.syntax import is_truthy
-from ...queries.terms import TermFilterSet, order_terms
+from ...queries.terms import filter_terms, order_terms
 from ...services import terms as term_service
 from .. import rendering
 from ..links import namespace_url, with_query
@@ -44,9 +44,9 @@ class TermViewSet(WPViewSet):
         include_ids = tuple(include.ids) if include else ()
 
         def page_query():
-            filterset = TermFilterSet(data=filters, queryset=self.get_queryset())
+            listed = filter_terms(self.get_queryset(), filters)
             # The page is read as IDs: the records come from the rendering store (api/rendering.py).
-            return order_terms(filterset.qs, orderby, order, include_ids).values("pk")
+            return order_terms(listed, orderby, order, include_ids).values("pk")
 
         # Everything the query is built from, and nothing else, is its key.
         key = (self.collection, repr(filters), orderby, order, include_ids)
