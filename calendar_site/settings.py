@@ -37,7 +37,6 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "rest_framework",
     "rest_framework.authtoken",
-    "django_filters",
     # The admin's drag-and-drop ordering of an event's organizers (its scripts and templates).
     "adminsortable2",
     # The admin's rich-text editor of descriptions and excerpts (its scripts, served locally).

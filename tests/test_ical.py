@@ -10,8 +10,11 @@ import vobject
 from django.test import Client
 from django.utils import timezone
 
+from events.api.serializers.event_params import EventListParams
+from events.conf import events_settings
 from events.models import Event, PostStatus, Venue
 from events.public import queries
+from events.queries.events import FILTER_PARAMETERS
 from events.public.views import PASSWORD_COOKIE
 
 from .factories import make_category, make_event, make_image, make_organizer, make_tag, make_user, make_venue
@@ -315,6 +318,12 @@ def test_archive_files_add_query_filters_to_their_own(client):
 def test_invalid_filters_are_400(client, query):
     response = client.get("/events/", {**query, "ical": "1"})
     assert response.status_code == 400
+
+
+def test_files_take_every_filter_of_the_api_list():
+    """Feeds validate the list's filters without the API's declarations: both must name the same ones."""
+    not_filters = {"page", "per_page", "status", events_settings.language_param}
+    assert set(EventListParams.declared()) - not_filters == set(FILTER_PARAMETERS)
 
 
 def test_day_view_lists_the_events_of_its_day(client):

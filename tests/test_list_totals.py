@@ -9,7 +9,7 @@ from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from events import list_versions
-from events.api.pagination import remembered_totals
+from events.queries.pages import remembered_totals
 from events.models import Event, EventOrganizer, Organizer, Venue
 
 from .conftest import API, post_json

@@ -1,7 +1,7 @@
 """Request parsing: PHP bracket syntax, CSV lists and the truthiness rules (spec README §3)."""
 import pytest
 
-from events.api.parsing import is_truthy, parse_query_string, php_filter_bool, split_list
+from events.queries.syntax import is_truthy, parse_query_string, php_filter_bool, split_list
 
 
 @pytest.mark.parametrize(

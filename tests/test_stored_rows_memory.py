@@ -10,8 +10,8 @@ from django.db import connection, transaction
 from events import list_versions
 from events.api import pagination
 from events.store import assemble
-from events.api.serializers import event_params
 from events.models import Event, PostStatus, RenderedRecord, Venue
+from events.queries import pages, params
 
 from .conftest import API, post_json
 from .test_rendering_store import LANGUAGES, WRITES, _restore, calendar, urls  # noqa: F401 - the fixture
@@ -36,8 +36,8 @@ def forget_everything():
 
 def forget():
     memories = (
-        pagination.remembered_pages, pagination.remembered_totals, pagination.remembered_bodies,
-        assemble._stored_rows, assemble._event_facts, assemble._anonymous_single_texts, event_params._lookups,
+        pages.remembered_pages, pages.remembered_totals, pagination.remembered_bodies,
+        assemble._stored_rows, assemble._event_facts, assemble._anonymous_single_texts, params._lookups,
     )
     for memory in memories:
         memory.clear()

@@ -18,8 +18,8 @@ from rest_framework.response import Response
 
 from .. import list_versions
 from ..conf import events_settings
+from ..queries.params import LANGUAGE_CODES
 from . import conditional, errors, read_cache
-from .params import LANGUAGE_CODES
 from .parsing import collect_params
 from .renderers import JSONText, WPJSONRenderer
 from .routes import ROUTES, USER_ROUTES

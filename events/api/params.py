@@ -3,93 +3,28 @@
 Each route's parameters are one `Params` serializer. The same declaration validates requests and
 produces the namespace index and the OpenAPI document, so the published description cannot drift.
 """
-import math
+import functools
 
-from django.utils import timezone
 from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 from rest_framework.fields import SkipField, empty
 from rest_framework.utils.serializer_helpers import BindingDict
 
-from .. import dates
 from . import errors
 from ..conf import events_settings
+from ..exceptions import InvalidValue
 from ..numbers import is_ascii_digits, parse_int
-from .parsing import split_list
-
-# The values of the language parameter, in the order the index and the doc route publish them
-# (discovery.md §1). Validation, dispatch and both documents read this one tuple.
-LANGUAGE_CODES = ("zh-hans", "zh-hant", "en")
+from ..queries.params import LANGUAGE_CODES, NotOneOf, WrongType, boolean, contains_nul, date, items, text
 
 INVALID = _("Invalid parameter.")
+# How an integer ID list publishes its items.
+ID_ITEMS = {"type": "integer"}
 
-
-# Caps on what one request may name, far above real use (decisions.md "Hardening"): each named
-# term or organizer of a write may create a record, and each listed ID widens a query.
-MAX_LIST_ITEMS = 500
+# Caps on what one write may name, far above real use (decisions.md "Hardening"): each named term
+# or organizer may create a record.
 MAX_TERMS_PER_WRITE = 100
 MAX_ORGANIZERS_PER_WRITE = 100
-
-
-def too_many(name, limit):
-    return _("%(param)s names more than %(max)s items.") % {"param": name, "max": limit}
-
-
-# IDs beyond the 64-bit range cannot name a record; the databases refuse to compare with them.
-MAX_RECORD_ID = 2**63 - 1
-
-
-def parse_record_id(value):
-    """A record ID from an int, an integral float or a digit string; None for anything else."""
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, float) and value.is_integer():
-        value = int(value)
-    if isinstance(value, str) and is_ascii_digits(value.strip()):
-        value = int(value.strip())
-    if isinstance(value, int) and 0 < value <= MAX_RECORD_ID:
-        return value
-    return None
-
-
-def contains_nul(value):
-    """Whether a parameter value holds a NUL character anywhere (nested objects and lists included).
-
-    PostgreSQL cannot store or compare text holding NUL: such input is refused as an invalid
-    parameter rather than failing in the database, on SQLite alike.
-    """
-    if isinstance(value, str):
-        return "\x00" in value
-    if isinstance(value, dict):
-        return any(contains_nul(key) or contains_nul(item) for key, item in value.items())
-    if isinstance(value, (list, tuple)):
-        return any(contains_nul(item) for item in value)
-    return False
-
-
-def coordinate(limit, *, empty_clears=False):
-    """A validator of a latitude (limit 90) or longitude (limit 180) in decimal degrees.
-
-    With `empty_clears`, `null` and `""` are accepted as "no coordinate" (a venue's write fields).
-    """
-
-    def validate(field, value):
-        if empty_clears and (value is None or value == ""):
-            return None
-        if isinstance(value, bool) or not isinstance(value, (int, float, str)):
-            field.refuse()
-        try:
-            number = float(value)
-        except ValueError:
-            field.refuse()
-        if not math.isfinite(number) or not -limit <= number <= limit:
-            field.refuse()
-        return number
-
-    # Published in the OpenAPI document as the number's minimum and maximum.
-    validate.limit = limit
-    return validate
 
 
 class WPParamMixin:
@@ -122,6 +57,34 @@ class WPParamMixin:
 
     def refuse(self, message=None):
         raise serializers.ValidationError(message or INVALID, code="invalid")
+
+    def not_in_enum(self):
+        message = _("%(param)s is not one of %(values)s.") % {"param": self.field_name, "values": ", ".join(self.enum_in_message())}
+        raise serializers.ValidationError(message, code="rest_not_in_enum")
+
+    def parsed(self, parse, value):
+        """`parse(name, value)`, a parser of events.queries.params, its refusal worded as WordPress words it."""
+        try:
+            return parse(self.field_name, value)
+        except WrongType:
+            self.type_error()
+        except NotOneOf:
+            self.not_in_enum()
+        except InvalidValue as invalid:
+            self.refuse(invalid.reason)
+
+
+def field_validator(parse):
+    """A RawParam or ListParam validator running `parse`, a parser of events.queries.params.
+
+    What the parser carries (a coordinate's limit) stays readable for the documents.
+    """
+
+    @functools.wraps(parse)
+    def validate(field, value):
+        return field.parsed(parse, value)
+
+    return validate
 
 
 class IntegerParam(WPParamMixin, serializers.Field):
@@ -166,21 +129,9 @@ class PositiveIntegerParam(IntegerParam):
 
 class BooleanParam(WPParamMixin, serializers.Field):
     wp_type = "boolean"
-    TRUE = {"true", "1"}
-    FALSE = {"false", "0"}
 
     def to_internal_value(self, data):
-        if isinstance(data, bool):
-            return data
-        if isinstance(data, int) and data in (0, 1):
-            return bool(data)
-        if isinstance(data, str):
-            word = data.strip().lower()
-            if word in self.TRUE:
-                return True
-            if word in self.FALSE:
-                return False
-        self.type_error()
+        return self.parsed(boolean, data)
 
     def to_representation(self, value):
         return value
@@ -198,18 +149,10 @@ class StringParam(WPParamMixin, serializers.Field):
         super().__init__(*args, **kwargs)
 
     def to_internal_value(self, data):
-        if not isinstance(data, str):
-            self.type_error()
-        if self.non_empty and data == "":
-            self.refuse()
-        if self.max_length is not None and len(data) > self.max_length:
-            self.refuse(_("%(param)s is longer than %(max)s characters.") % {"param": self.field_name, "max": self.max_length})
-        if self.enum is not None and data not in self.enum:
-            raise serializers.ValidationError(
-                _("%(param)s is not one of %(values)s.") % {"param": self.field_name, "values": ", ".join(self.enum_in_message())},
-                code="rest_not_in_enum",
-            )
-        return data
+        return self.parsed(self.parse_text, data)
+
+    def parse_text(self, name, value):
+        return text(name, value, non_empty=self.non_empty, max_length=self.max_length, choices=self.enum)
 
     def enum_in_message(self):
         return self.enum
@@ -262,13 +205,7 @@ class DateParam(WPParamMixin, serializers.Field):
     def to_internal_value(self, data):
         if self.typed and not isinstance(data, str):
             self.type_error()
-        if isinstance(data, bool) or data in ("", None) or isinstance(data, (list, dict)):
-            self.refuse()
-        try:
-            dates.parse_date_input(data, timezone.get_default_timezone(), timezone.now())
-        except (ValueError, OverflowError):
-            self.refuse()
-        return data
+        return self.parsed(date, data)
 
     def to_representation(self, value):
         return value
@@ -283,12 +220,10 @@ class ListParam(WPParamMixin, serializers.Field):
         super().__init__(*args, **kwargs)
 
     def to_internal_value(self, data):
-        items = split_list(data)
-        if len(items) > MAX_LIST_ITEMS:
-            self.refuse(too_many(self.field_name, MAX_LIST_ITEMS))
+        found = self.parsed(items, data)
         if self.item_validator is not None:
-            return self.item_validator(self, items)
-        return items
+            return self.item_validator(self, found)
+        return found
 
     def to_representation(self, value):
         return value

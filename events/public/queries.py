@@ -8,14 +8,14 @@ from django.db.models import Prefetch
 from django.utils import timezone
 from modeltranslation.utils import build_localized_fieldname
 
-from ..api.errors import ApiError
-from ..api.filters.events import Bound, DateWindow, EventFilterSet, date_window, filter_values, multiday_cutoff
-from ..api.parsing import parse_query_string
-from ..api.serializers.event_params import EventListParams, default_end_date, default_start_date
-from ..api.pagination import fetch_page
 from ..conf import events_settings
-from ..models import Event, EventOrganizer, PostKind, PostStatus, Term
-from ..services import visibility
+from ..exceptions import InvalidValue
+from ..models import Event, EventOrganizer, PostStatus, Term
+from ..queries.events import filter_events, filter_values, list_ordering, listable, listed, parse_filters
+from ..queries.pages import fetch_page
+from ..queries.params import default_per_page, language_code
+from ..queries.syntax import parse_query_string
+from ..queries.window import date_window, day_window, default_window, multiday_cutoff
 from ..services.schedule import wall_clock
 from ..text import normalize_lookup_slug
 
@@ -29,42 +29,20 @@ FEED_LIMIT = 5000
 
 def listed_events():
     """Events an anonymous reader sees in lists: published, never hidden from listings (events.md §2.2)."""
-    statuses = visibility.listed_statuses(ANONYMOUS, PostKind.EVENT)
-    condition = visibility.listable(ANONYMOUS, PostKind.EVENT, statuses)
-    return Event.objects.filter(condition).exclude(hide_from_listings=True)
-
-
-def upcoming_window(now=None):
-    """The events list's default window: from yesterday (a whole day) to 24 months ahead."""
-    params = {"start_date": default_start_date(), "end_date": default_end_date()}
-    return date_window(params, sent=set(), now=now)
-
-
-def list_ordering():
-    if events_settings.TIMEZONE_MODE == "site":
-        return ("start_utc", "id")
-    return ("start_local", "id")
+    return listed(listable(ANONYMOUS))
 
 
 def upcoming(**filters):
     """The upcoming list, filtered as the API filters it: `categories`/`tags`/`venue`/`organizer` (ID
     lists) or `featured`; venues come with the rows since every card names its venue."""
-    data = {"window": upcoming_window(), **filters}
+    data = {"window": default_window(), **filters}
     queryset = listed_events().select_related("venue")
-    return EventFilterSet(data=data, queryset=queryset).qs.order_by(*list_ordering())
+    return filter_events(queryset, data).order_by(*list_ordering())
 
 
 def page_of(queryset, page):
     """One page of `DEFAULT_PER_PAGE` rows with the total, in one query."""
-    return fetch_page(queryset, page, events_settings.DEFAULT_PER_PAGE)
-
-
-def day_window(first_day, last_day):
-    """Events overlapping the calendar days `first_day`..`last_day` (days begin at the multi-day cut-off)."""
-    cutoff = multiday_cutoff()
-    begins = dt.datetime.combine(first_day, cutoff)
-    ends = dt.datetime.combine(last_day + dt.timedelta(days=1), cutoff) - dt.timedelta(seconds=1)
-    return DateWindow(bounds=(Bound("ends_after", "end", "gte", begins), Bound("starts_before", "start", "lte", ends)))
+    return fetch_page(queryset, page, default_per_page())
 
 
 def month_events(first_day, last_day):
@@ -73,7 +51,7 @@ def month_events(first_day, last_day):
         "id", "title", *_translations("title"), "slug", "status", "password", "modified",
         "start_local", "end_local", "start_utc", "end_utc", "all_day", "featured", "timezone_name", "timezone_abbr",
     )
-    queryset = EventFilterSet(data={"window": day_window(first_day, last_day)}, queryset=queryset).qs
+    queryset = filter_events(queryset, {"window": day_window(first_day, last_day)})
     return list(queryset.order_by(*list_ordering())[: MONTH_LIMIT + 1])
 
 
@@ -96,32 +74,28 @@ def calendar_days(event):
 # --- calendar feeds -----------------------------------------------------------------------------
 
 
-class FeedParams(EventListParams):
-    """The events list's filters, as a feed takes them: every event they select, never a page of
-    them, and only what an anonymous reader sees (no `status`)."""
-
-    page = None
-    per_page = None
-    status = None
-
-
 def feed_filters(query_string, dated=True):
-    """FilterSet values of the API filters in a feed's query string; the date window only if `dated`
-    (month and day feeds have the window of their view). Invalid filters are a bad request."""
+    """filter_events() values of the API list filters in a feed's query string; the date window
+    only if `dated` (month and day feeds have the window of their view). A feed takes every event
+    they select, never a page of them, and only what an anonymous reader sees (no `status`). A
+    value the API would refuse (a filter's, or the language parameter's) is a bad request."""
     raw = parse_query_string(query_string)
+    language = events_settings.language_param
     try:
-        params = FeedParams.validate_request(raw, {"request": None})
-    except ApiError as error:
-        raise BadRequest(error.code) from error
+        params = parse_filters(raw)
+        if language in raw:
+            language_code(language, raw[language])
+    except InvalidValue as invalid:
+        raise BadRequest(f"invalid {invalid.field}") from invalid
     return filter_values(params, date_window(params, sent=set(raw)) if dated else None)
 
 
 def feed_events(*selections):
-    """Listed events without a password that every selection (FilterSet values) keeps, in list order,
+    """Listed events without a password that every selection (filter_events() values) keeps, in list order,
     with what their entries read: at most FEED_LIMIT + 1, so the caller can tell the feed was cut."""
     queryset = listed_events().filter(password="")
     for selection in selections:
-        queryset = EventFilterSet(data=selection, queryset=queryset).qs
+        queryset = filter_events(queryset, selection)
     queryset = queryset.select_related("image", "venue").prefetch_related(
         Prefetch("terms", queryset=Term.objects.order_by("name", "id")),
         Prefetch("organizer_links", queryset=EventOrganizer.objects.select_related("organizer").order_by("position", "id")),

@@ -236,7 +236,7 @@ class PublicPage(View):
 
 @dataclass(frozen=True)
 class ListScope:
-    """What a list is of: its heading, the FilterSet values the page applies, and its file name."""
+    """What a list is of: its heading, the filter values the page applies (events.queries.events.filter_events), and its file name."""
 
     heading: str
     filters: dict = field(default_factory=dict)
@@ -643,7 +643,7 @@ class LinkedRecordPage(PasswordGate, EventList):
         raise NotImplementedError
 
     def events_filter(self, record):
-        """The FilterSet values selecting the record's events."""
+        """The filter values selecting the record's events."""
         raise NotImplementedError
 
     def calendar_file(self, slug):

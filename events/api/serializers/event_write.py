@@ -7,6 +7,8 @@ from rest_framework import serializers
 from ... import dates
 from ...cost import parse_cost_input
 from ...models import Event, Organizer, PostKind, Venue
+from ...queries.params import parse_record_id, too_many
+from ...queries.syntax import split_list
 from ...services.events import SeveralVenues
 from ...numbers import is_ascii_digits
 from ..params import (
@@ -18,10 +20,7 @@ from ..params import (
     Params,
     RawParam,
     StringParam,
-    parse_record_id,
-    too_many,
 )
-from ..parsing import split_list
 from .event_params import event_for_slug
 from .linked_params import NestedParamsInvalid, existing_user_id, image_reference, nested_linked_fields, registered_status
 
@@ -270,6 +269,6 @@ class EventDeleteParams(Params):
 
 
 class EventSlugDeleteParams(Params):
-    """`DELETE /events/by-slug/{slug}`: the slug must name an event (else 400), the validated value is a SlugMatch."""
+    """`DELETE /events/by-slug/{slug}`: the slug must name an event (else 400), the validated value is the event ID."""
 
     slug = RawParam(required=True, validator=event_for_slug, wp_type="string", help_text=_("The event slug."))

@@ -4,6 +4,7 @@ The create declarations also validate the venue/organizer objects nested in even
 (`nested_linked_fields`).
 """
 from dataclasses import dataclass
+from functools import partial
 from urllib.parse import urlsplit
 
 from django.contrib.auth import get_user_model
@@ -12,17 +13,17 @@ from django.core.validators import URLValidator
 from django.utils.translation import gettext_lazy as _
 
 from ... import roles
-from ...conf import events_settings
-from ...models import Event, Organizer, PostKind, PostStatus, Venue
+from ...models import Organizer, PostKind, PostStatus, Venue
+from ...queries.params import (
+    coordinate, default_per_page, existing_event_id, existing_record_id, record_id_for_slug,
+)
+from ...queries.syntax import is_truthy
 from ...services import visibility
 from ...services.images import find_attachment
-from ...text import normalize_lookup_slug
 from ...numbers import is_ascii_digits
 from ..params import (
-    DateParam, ListParam, Params, PositiveIntegerParam, RawParam, StringParam, coordinate,
-    first_error, parse_record_id,
+    DateParam, ListParam, Params, PositiveIntegerParam, RawParam, StringParam, field_validator, first_error,
 )
-from ..parsing import is_truthy
 
 MODELS = {PostKind.VENUE: Venue, PostKind.ORGANIZER: Organizer}
 
@@ -41,43 +42,20 @@ def _column_length(model, name):
 
 
 
-def default_per_page():
-    return events_settings.DEFAULT_PER_PAGE
-
-
 # --- the record behind a path ID or slug ----------------------------------------------------------
 
 
-def existing_record_id(field, value):
+def existing_kind_id(field, value):
     """§3 step 1: the ID of a record of the route's kind, whatever its status (trash included)."""
-    model = MODELS[field.parent.kind]
-    record_id = parse_record_id(value)
-    if record_id is None or not model.objects.filter(pk=record_id).exists():
-        field.refuse()
-    return record_id
+    return field.parsed(partial(existing_record_id, MODELS[field.parent.kind].objects.all()), value)
 
 
-def record_id_for_slug(field, value):
-    """README §6: the segment normalised like a WordPress slug, then an exact match of the kind, any status."""
-    if not isinstance(value, str):
-        field.type_error()
-    model = MODELS[field.parent.kind]
-    slug = normalize_lookup_slug(value)
-    record_id = model.objects.filter(slug=slug).order_by("pk").values_list("pk", flat=True).first() if slug else None
-    if record_id is None:
-        field.refuse()
-    return record_id
+def kind_id_for_slug(field, value):
+    """README §6: the path segment as the ID of the record of the route's kind it names, any status."""
+    return field.parsed(partial(record_id_for_slug, MODELS[field.parent.kind]), value)
 
 
 # --- list parameters ----------------------------------------------------------------------------
-
-
-def existing_event_id(field, value):
-    """`event`: the ID of an event, whatever its status (`23` with no such event is refused)."""
-    event_id = parse_record_id(value)
-    if event_id is None or not Event.objects.filter(pk=event_id).exists():
-        field.refuse()
-    return event_id
 
 
 def linked_status_filter(field, items):
@@ -93,10 +71,7 @@ def linked_status_filter(field, items):
 
 def existing_user_id(field, value):
     """`author`: WordPress's user-ID validator runs before the integer type check, so any refusal is generic."""
-    user_id = parse_record_id(value)
-    if user_id is None or not get_user_model().objects.filter(pk=user_id).exists():
-        field.refuse()
-    return user_id
+    return field.parsed(partial(existing_record_id, get_user_model().objects.all()), value)
 
 
 def registered_status(field, value):
@@ -197,11 +172,11 @@ class LinkedWriteParams(LinkedParams):
 
 
 def _id_param(help_text):
-    return RawParam(validator=existing_record_id, wp_type="integer", required=True, help_text=help_text)
+    return RawParam(validator=existing_kind_id, wp_type="integer", required=True, help_text=help_text)
 
 
 def _slug_param(help_text):
-    return RawParam(validator=record_id_for_slug, wp_type="string", required=True, help_text=help_text)
+    return RawParam(validator=kind_id_for_slug, wp_type="string", required=True, help_text=help_text)
 
 
 def _password_param():
@@ -224,7 +199,9 @@ class ListParamsBase(LinkedParams):
         non_empty=True, help_text=_("Words the name, description or contact details must all contain.")
     )
     event = RawParam(
-        validator=existing_event_id, wp_type="integer", help_text=_("Only the records linked to this event (ID).")
+        validator=field_validator(existing_event_id),
+        wp_type="integer",
+        help_text=_("Only the records linked to this event (ID)."),
     )
     has_events = RawParam(
         help_text=_("Only records linked to at least one event that is not a draft (true), or to none (false).")
@@ -270,10 +247,14 @@ class VenueFields(LinkedWriteParams):
         validator=image_reference, wp_type="string", default=None, help_text=_("The featured image of the venue.")
     )
     geo_lat = RawParam(
-        validator=coordinate(90, empty_clears=True), wp_format="double", help_text=_("The venue's latitude, in decimal degrees.")
+        validator=field_validator(coordinate(90, empty_clears=True)),
+        wp_format="double",
+        help_text=_("The venue's latitude, in decimal degrees."),
     )
     geo_lng = RawParam(
-        validator=coordinate(180, empty_clears=True), wp_format="double", help_text=_("The venue's longitude, in decimal degrees.")
+        validator=field_validator(coordinate(180, empty_clears=True)),
+        wp_format="double",
+        help_text=_("The venue's longitude, in decimal degrees."),
     )
 
 

@@ -1,30 +1,20 @@
 """Parameters of the categories and tags routes (terms.md §2-§6), one declaration per action and taxonomy."""
-from dataclasses import dataclass
+from functools import partial
 
-from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from ...conf import events_settings
-from ...models import Event, Taxonomy, Term
-from ...numbers import is_ascii_digits
-from ..params import (
-    MAX_RECORD_ID, BooleanParam, ListParam, Params, PositiveIntegerParam, RawParam, StringParam, parse_record_id,
+from ...models import Taxonomy, Term
+from ...queries.params import (
+    TermSelection, default_per_page, existing_event_id, existing_record_id, parse_record_id,
 )
-
-ID_ITEMS = {"type": "integer"}
-
-
-def default_per_page():
-    return events_settings.DEFAULT_PER_PAGE
-
+from ..params import (
+    ID_ITEMS, BooleanParam, ListParam, Params, PositiveIntegerParam, RawParam, StringParam, field_validator,
+)
 
 
 def existing_term_id(field, value):
     """The path `id`: a term of the route's taxonomy (a tag's ID on /categories is refused)."""
-    term_id = parse_record_id(value)
-    if term_id is None or not Term.objects.filter(taxonomy=field.parent.taxonomy, pk=term_id).exists():
-        field.refuse()
-    return term_id
+    return field.parsed(partial(existing_record_id, Term.objects.filter(taxonomy=field.parent.taxonomy)), value)
 
 
 def existing_category(field, value):
@@ -49,42 +39,9 @@ def category_parent_for_update(field, value):
     return parent
 
 
-def existing_event_id(field, value):
-    """`post`/`event`: the ID of an event, whatever its status."""
-    event_id = parse_record_id(value)
-    if event_id is None or not Event.objects.filter(pk=event_id).exists():
-        field.refuse()
-    return event_id
-
-
-@dataclass(frozen=True)
-class TermSelection:
-    """The items of `include`/`exclude` as the client wrote them, and the term IDs they name."""
-
-    given: list
-    ids: list
-
-
 def existing_term_items(field, items):
-    """Every item an ID (or a slug) of a term of the route's taxonomy, checked in one query."""
-    if any(isinstance(item, (bool, list, dict, float)) or item is None for item in items):
-        field.refuse()
-    texts = [str(item).strip() for item in items]
-    numbers = {int(text) for text in texts if is_ascii_digits(text) and 0 < int(text) <= MAX_RECORD_ID}
-    found = Term.objects.filter(taxonomy=field.parent.taxonomy).filter(Q(pk__in=numbers) | Q(slug__in=set(texts)))
-    by_id, by_slug = set(), {}
-    for pk, slug in found.values_list("pk", "slug"):
-        by_id.add(pk)
-        by_slug[slug] = pk
-    ids = []
-    for text in texts:
-        if is_ascii_digits(text) and int(text) in by_id:
-            ids.append(int(text))
-        elif text in by_slug:
-            ids.append(by_slug[text])
-        else:
-            field.refuse()
-    return TermSelection(given=texts, ids=ids)
+    """`include`/`exclude`: terms of the route's taxonomy, by ID (or by exact slug), checked in one query."""
+    return field.parsed(partial(TermSelection.parse, field.parent.taxonomy, slug_first=False), items)
 
 
 class TermParams(Params):
@@ -117,12 +74,16 @@ class TermListParams(TermParams):
 
 
 def _post_filter():
-    return RawParam(validator=existing_event_id, wp_type="integer", help_text=_("Only the terms of this event."))
+    return RawParam(
+        validator=field_validator(existing_event_id), wp_type="integer", help_text=_("Only the terms of this event.")
+    )
 
 
 def _event_filter():
     return RawParam(
-        validator=existing_event_id, wp_type="integer", help_text=_("Only the terms of this event (wins over post).")
+        validator=field_validator(existing_event_id),
+        wp_type="integer",
+        help_text=_("Only the terms of this event (wins over post)."),
     )
 
 

@@ -13,9 +13,10 @@ from rest_framework.response import Response
 
 from ... import roles
 from ...models import ApplicationPassword
+from ...queries.params import parse_record_id
 from ...services import credentials
 from .. import errors
-from ..params import Params, StringParam, parse_record_id
+from ..params import Params, StringParam
 from .base import WPViewSet
 
 CONTEXTS = ("view", "embed", "edit")

@@ -4,8 +4,8 @@ from rest_framework.response import Response
 
 from ... import roles
 from ...models import Event, PostStatus
+from ...queries.params import id_for_slug
 from ...services import events as event_service
-from ...text import normalize_lookup_slug
 from .. import errors
 from ..links import namespace_url
 from ..permissions import CanEditKind
@@ -62,7 +62,7 @@ class EventWriteActions:
         return self.trash(find_event(self.get_queryset(), self.params["id"]))
 
     def destroy_by_slug(self, request, *args, **kwargs):
-        return self.trash(find_event(self.get_queryset(), self.params["slug"].event_id))
+        return self.trash(find_event(self.get_queryset(), self.params["slug"]))
 
     # --- steps ----------------------------------------------------------------------------------
 
@@ -71,8 +71,7 @@ class EventWriteActions:
 
     def event_for_update_slug(self, slug):
         """events.md §5: a slug naming no event is 404 rest-event-not-found (for ID 0), not the read routes' 400."""
-        normalized = normalize_lookup_slug(slug)
-        event_id = Event.objects.filter(slug=normalized).order_by("pk").values_list("pk", flat=True).first() if normalized else None
+        event_id = id_for_slug(Event, slug)
         if event_id is None:
             raise event_not_found(0)
         return find_event(self.get_queryset(), event_id)

@@ -10,13 +10,15 @@ from ... import roles, store
 from ...conf import events_settings
 from ...json_text import to_json
 from ...models import Event, EventOrganizer, PostKind, PostStatus
+from ...queries import events as event_queries
+from ...queries.pages import ListStatement, fetch_page
+from ...queries.params import MAX_RECORD_ID, effective_per_page
+from ...queries.window import date_window
 from ...services import visibility
 from .. import errors
-from ..filters.events import EventFilterSet, date_window, filter_values
 from ..links import marker_values, namespace_url
-from ..pagination import ListStatement, effective_per_page, fetch_page, list_response, page_links, remembered_list
+from ..pagination import list_response, page_links, remembered_list
 from ..renderers import JSONText
-from ..params import MAX_RECORD_ID
 from ..serializers.event_params import (
     EventListParams,
     EventReadParams,
@@ -73,21 +75,11 @@ class EventViewSet(EventWriteActions, WPViewSet):
             ),
         )
         if self.action == "list":
-            queryset = self.listed(queryset)
+            queryset = event_queries.listed(self.listable(), queryset)
         return queryset
 
-    def listed(self, queryset):
-        return self.listed_as(queryset, self.listable())
-
     def listable(self):
-        user = self.request.user
-        statuses = visibility.listed_statuses(user, self.kind, self.params.get("status"))
-        return visibility.listable(user, self.kind, statuses)
-
-    @staticmethod
-    def listed_as(queryset, listable):
-        # Hidden events are readable singly but never listed, whatever the role (events.md §2.2).
-        return queryset.filter(listable).exclude(hide_from_listings=True)
+        return event_queries.listable(self.request.user, self.params.get("status"))
 
     # --- list -----------------------------------------------------------------------------------
 
@@ -95,12 +87,13 @@ class EventViewSet(EventWriteActions, WPViewSet):
         params = self.params
         page_number, per_page = params["page"], effective_per_page(params["per_page"])
         window = date_window(params, self.sent)
-        filters, listable, ordering = filter_values(self.params, window), self.listable(), self.ordering()
+        listable, ordering = self.listable(), event_queries.list_ordering(by_include=bool(params.get("include")))
+        filters = event_queries.filter_values(params, window)
 
         def page_query():
-            filterset = EventFilterSet(data=filters, queryset=self.listed_as(Event.objects.all(), listable))
+            listed = event_queries.filter_events(event_queries.listed(listable), filters)
             # The page is read as IDs: the records come from the rendering store (events/store).
-            return filterset.qs.order_by(*ordering).values(*store.RecordFacts.COLUMNS)
+            return listed.order_by(*ordering).values(*store.RecordFacts.COLUMNS)
 
         # Everything the query is built from, and nothing else, is its key.
         statement = ListStatement(Event, ("events", repr(filters), repr(listable), ordering), page_query)
@@ -139,13 +132,6 @@ class EventViewSet(EventWriteActions, WPViewSet):
                 records[event.pk] = to_json(EventRecordSerializer(event, context=context).data)
             assembler.keep_missing()
         return [records[pk] for pk in page_ids]
-
-    def ordering(self):
-        if self.params.get("include"):
-            return ("date", "id")
-        if events_settings.TIMEZONE_MODE == "site":
-            return ("start_utc", "id")
-        return ("start_local", "id")
 
     def echoed_filters(self, window, per_page):
         """The applied filters in the order the plugin writes them into the list links (events.md §2.7).
@@ -190,7 +176,7 @@ class EventViewSet(EventWriteActions, WPViewSet):
         return self.stored_single_read(self.params["id"])
 
     def retrieve_by_slug(self, request, *args, **kwargs):
-        return self.stored_single_read(self.params["slug"].event_id)
+        return self.stored_single_read(self.params["slug"])
 
     def stored_single_read(self, record_id):
         """The single read from the rendering store; built from the models when a rendering is missing."""

@@ -6,11 +6,14 @@ from ... import roles, store
 from ...conf import events_settings
 from ...json_text import to_json
 from ...models import PostStatus
+from ...queries import linked as linked_queries
+from ...queries.pages import ListStatement, fetch_page
+from ...queries.params import effective_per_page
+from ...queries.syntax import is_truthy
 from ...services import visibility
 from .. import errors
 from ..links import marker_values, namespace_url
-from ..pagination import ListStatement, effective_per_page, fetch_page, list_response, page_links, remembered_list
-from ..parsing import is_truthy
+from ..pagination import list_response, page_links, remembered_list
 from ..permissions import CanEditKind
 from ..serializers.linked_params import linked_fields
 from .base import WPViewSet
@@ -23,13 +26,12 @@ class LinkedViewSet(WPViewSet):
     """list, create, retrieve, update and trash, by ID and by slug, of one linked-record kind.
 
     Subclasses name the model, the collection (path segment and list key), the record serializer,
-    the FilterSet, the write/trash services and the kind's own error codes.
+    the write/trash services and the kind's own error codes.
     """
 
     model = None
     collection = ""
     record_serializer = None
-    filterset_class = None
     save_record = None
     trash_record = None
     permission_classes_by_action = {action: [CanEditKind] for action in WRITE_ACTIONS}
@@ -55,7 +57,7 @@ class LinkedViewSet(WPViewSet):
         return queryset
 
     def listable(self):
-        return visibility.listable(self.request.user, self.kind, self.listed_statuses())
+        return linked_queries.listable(self.request.user, self.kind, self.params.get("status"))
 
     def listed_statuses(self):
         return visibility.listed_statuses(self.request.user, self.kind, self.params.get("status"))
@@ -93,9 +95,9 @@ class LinkedViewSet(WPViewSet):
         filters, listable = self.filter_values(), self.listable()
 
         def page_query():
-            filterset = self.filterset_class(data=filters, queryset=self.model.objects.filter(listable))
+            listed = linked_queries.filter_linked(self.model.objects.filter(listable), filters)
             # The page is read as IDs: the records come from the rendering store (events/store).
-            return filterset.qs.order_by("-date", "-id").values("pk", "password")
+            return listed.order_by(*linked_queries.LIST_ORDERING).values("pk", "password")
 
         # Everything the query is built from, and nothing else, is its key; the upcoming filter
         # reads the clock as it is built, so a list using it is built afresh every time.

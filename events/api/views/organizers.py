@@ -4,7 +4,6 @@ from django.utils.translation import gettext_lazy as _
 from ...models import Organizer, PostKind
 from ...services.linked import save_organizer, trash_organizer
 from .. import errors
-from ..filters.organizers import OrganizerFilterSet
 from ..serializers import linked_params as params
 from ..serializers.organizers import OrganizerRecordSerializer
 from .linked import LinkedViewSet
@@ -15,7 +14,6 @@ class OrganizerViewSet(LinkedViewSet):
     model = Organizer
     collection = "organizers"
     record_serializer = OrganizerRecordSerializer
-    filterset_class = OrganizerFilterSet
     save_record = staticmethod(save_organizer)
     trash_record = staticmethod(trash_organizer)
     params_classes = {

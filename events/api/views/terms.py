@@ -5,11 +5,13 @@ from rest_framework.response import Response
 from ... import store
 from ...json_text import to_json
 from ...models import Taxonomy, Term
+from ...queries.pages import ListStatement, Page, fetch_page
+from ...queries.params import effective_per_page
+from ...queries.syntax import is_truthy
+from ...queries.terms import filter_terms, order_terms
 from ...services import terms as term_service
-from ..filters.terms import TermFilterSet, order_terms
 from ..links import marker_values, namespace_url, with_query
-from ..pagination import ListStatement, Page, effective_per_page, fetch_page, list_answer, remembered_list
-from ..parsing import is_truthy
+from ..pagination import list_answer, remembered_list
 from ..renderers import JSONText
 from ..permissions import CanManageCategories, CanManageTags
 from ..serializers import term_params
@@ -43,9 +45,9 @@ class TermViewSet(WPViewSet):
         include_ids = tuple(include.ids) if include else ()
 
         def page_query():
-            filterset = TermFilterSet(data=filters, queryset=self.get_queryset())
+            listed = filter_terms(self.get_queryset(), filters)
             # The page is read as IDs: the records come from the rendering store (events/store).
-            return order_terms(filterset.qs, orderby, order, include_ids).values("pk")
+            return order_terms(listed, orderby, order, include_ids).values("pk")
 
         # Everything the query is built from, and nothing else, is its key.
         key = (self.collection, repr(filters), orderby, order, include_ids)

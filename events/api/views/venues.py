@@ -4,7 +4,6 @@ from django.utils.translation import gettext_lazy as _
 from ...models import PostKind, Venue
 from ...services.linked import save_venue, trash_venue
 from .. import errors
-from ..filters.venues import VenueFilterSet
 from ..serializers import linked_params as params
 from ..serializers.venues import VenueRecordSerializer
 from .linked import LinkedViewSet
@@ -15,7 +14,6 @@ class VenueViewSet(LinkedViewSet):
     model = Venue
     collection = "venues"
     record_serializer = VenueRecordSerializer
-    filterset_class = VenueFilterSet
     save_record = staticmethod(save_venue)
     trash_record = staticmethod(trash_venue)
     params_classes = {

@@ -1,1 +1,0 @@
-"""One django-filter FilterSet per resource."""

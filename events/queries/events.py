@@ -1,0 +1,266 @@
+"""The events list: what each caller may list, its filters (WordPress search, links, geolocation) and its order."""
+import math
+import re
+from functools import partial
+
+from django.db.models import F, FloatField, Q, Value
+from django.db.models.functions import ASin, Cos, Least, Power, Radians, Sin, Sqrt
+
+from ..conf import events_settings
+from ..exceptions import InvalidValue
+from ..models import Event, EventOrganizer, Organizer, PostKind, Taxonomy, Venue
+from ..services import visibility
+from ..services.terms import localized_text
+from . import params
+from .filtering import apply_filters
+from .params import MAX_RECORD_ID, TermSelection
+from .window import default_end_date, default_start_date
+
+EARTH_RADIUS_KM = 6371.0088
+KM_PER_DEGREE_OF_LATITUDE = 111.2
+
+
+# --- what a caller lists, and in which order ------------------------------------------------------
+
+
+def listable(user, requested_statuses=None):
+    """A Q keeping the events `user` may list, in the statuses a `status` filter asked for (auth.md §2.2)."""
+    statuses = visibility.listed_statuses(user, PostKind.EVENT, requested_statuses)
+    return visibility.listable(user, PostKind.EVENT, statuses)
+
+
+def listed(condition, queryset=None):
+    """The events of `queryset` (all by default) that `condition` (listable()) keeps and lists show.
+
+    Hidden events are readable singly but never listed, whatever the role (events.md §2.2).
+    """
+    queryset = Event.objects.all() if queryset is None else queryset
+    return queryset.filter(condition).exclude(hide_from_listings=True)
+
+
+def list_ordering(by_include=False):
+    """The events list's order, the ID breaking ties: by start (wall clock, or UTC in `site` mode);
+    a list of `include`d IDs by publication date (events.md §2.5)."""
+    if by_include:
+        return ("date", "id")
+    if events_settings.TIMEZONE_MODE == "site":
+        return ("start_utc", "id")
+    return ("start_local", "id")
+
+
+# --- search -------------------------------------------------------------------------------------
+
+# WP_Query::parse_search(): quoted phrases, or runs of anything but spaces, quotes, commas and "+".
+_SEARCH_TERM = re.compile(r'".*?("|$)|((?<=[\t ",+])|^)[^\t ",+]+')
+SEARCH_STOPWORDS = frozenset(
+    "about an are as at be by com for from how in is it of on or that the this to was what when where who will with www".split()
+)
+MAX_SEARCH_TERMS = 9
+
+
+def search_terms(text):
+    """(word, excluded) pairs of a WordPress search string."""
+    raw = [match.group(0) for match in _SEARCH_TERM.finditer(text)]
+    terms = []
+    for term in raw:
+        term = term.strip("\"'") if re.fullmatch(r'".+"', term) else term.strip("\"' ")
+        if not term or (len(term) == 1 and re.fullmatch(r"[a-z\-]", term, re.IGNORECASE)):
+            continue
+        if term.lower() in SEARCH_STOPWORDS:
+            continue
+        terms.append(term)
+    # Only stopwords or short words, or a very long query: WordPress matches the whole sentence.
+    if not terms or len(terms) > MAX_SEARCH_TERMS:
+        terms = [text]
+    pairs = []
+    for term in terms:
+        if term.startswith("-") and len(term) > 1:
+            pairs.append((term[1:], True))
+        else:
+            pairs.append((term, False))
+    return pairs
+
+
+SEARCHED_FIELDS = ("title", "excerpt", "description")
+
+
+# --- geolocation --------------------------------------------------------------------------------
+
+
+def has_coordinates():
+    """A venue "has coordinates" when both are set and non-zero (as Venue.has_coordinates reads it)."""
+    return (
+        Q(venue__geo_lat__isnull=False)
+        & ~Q(venue__geo_lat=0)
+        & Q(venue__geo_lng__isnull=False)
+        & ~Q(venue__geo_lng=0)
+    )
+
+
+def bounding_box(lat, lng, radius_km):
+    """A cheap rectangle around the circle, so the exact distance is computed for few rows."""
+    delta_lat = radius_km / KM_PER_DEGREE_OF_LATITUDE
+    box = Q(venue__geo_lat__gte=lat - delta_lat, venue__geo_lat__lte=lat + delta_lat)
+    if abs(lat) + delta_lat >= 89.0:
+        return box  # near a pole every longitude may be close
+    delta_lng = delta_lat / math.cos(math.radians(abs(lat) + delta_lat))
+    west, east = lng - delta_lng, lng + delta_lng
+    if delta_lng >= 180:
+        return box
+    if west < -180:
+        return box & (Q(venue__geo_lng__gte=west + 360) | Q(venue__geo_lng__lte=east))
+    if east > 180:
+        return box & (Q(venue__geo_lng__gte=west) | Q(venue__geo_lng__lte=east - 360))
+    return box & Q(venue__geo_lng__gte=west, venue__geo_lng__lte=east)
+
+
+def distance_km(lat, lng):
+    """Great-circle (haversine) distance from the point to the event's venue, in SQL on both backends."""
+    lat1, lng1 = math.radians(lat), math.radians(lng)
+    lat2, lng2 = Radians(F("venue__geo_lat")), Radians(F("venue__geo_lng"))
+    half_dlat = (lat2 - Value(lat1)) / Value(2.0)
+    half_dlng = (lng2 - Value(lng1)) / Value(2.0)
+    inner = Power(Sin(half_dlat), 2) + Value(math.cos(lat1)) * Cos(lat2) * Power(Sin(half_dlng), 2)
+    # Rounding can push the haversine term a hair above 1, outside ASIN's domain.
+    return Value(2 * EARTH_RADIUS_KM) * ASin(Sqrt(Least(inner, Value(1.0), output_field=FloatField())))
+
+
+# --- the list's parameters ----------------------------------------------------------------------
+
+# What the events list's filters name, read as events.md §2.1 says (the API's declarations use them too).
+category_selection = partial(TermSelection.parse, Taxonomy.CATEGORY, slug_first=True)
+tag_selection = partial(TermSelection.parse, Taxonomy.TAG, slug_first=True)
+venue_ids = partial(params.existing_ids, Venue)
+organizer_ids = partial(params.existing_ids, Organizer)
+latitude = params.coordinate(90)
+longitude = params.coordinate(180)
+
+# The list's filter parameters (all of `GET /events` but its paging and `status`), each with its
+# parser, as the public feeds take them; the API declares the same ones with their wire types.
+FILTER_PARAMETERS = {
+    "start_date": params.date,
+    "end_date": params.date,
+    "starts_before": params.date,
+    "starts_after": params.date,
+    "ends_before": params.date,
+    "ends_after": params.date,
+    "strict_dates": params.non_empty_text,
+    "search": params.non_empty_text,
+    "categories": params.list_of(category_selection),
+    "tags": params.list_of(tag_selection),
+    "venue": params.list_of(venue_ids),
+    "organizer": params.list_of(organizer_ids),
+    "featured": params.boolean,
+    "geoloc": params.boolean,
+    "geoloc_lat": latitude,
+    "geoloc_lng": longitude,
+    "include": params.list_of(params.positive_ids),
+    "post_parent": params.existing_event_id,
+    "ticketed": params.no_tickets,
+}
+FILTER_DEFAULTS = {"start_date": default_start_date, "end_date": default_end_date, "strict_dates": "false"}
+
+
+def parse_filters(raw):
+    """The list's filter values from `raw` parameters (FILTER_PARAMETERS), the defaults of the others."""
+    values = {}
+    for name, parse in FILTER_PARAMETERS.items():
+        if name in raw:
+            if params.contains_nul(raw[name]):
+                raise InvalidValue(name)
+            values[name] = parse(name, raw[name])
+        elif name in FILTER_DEFAULTS:
+            default = FILTER_DEFAULTS[name]
+            values[name] = default() if callable(default) else default
+    check_point(values)
+    return values
+
+
+def check_point(values):
+    """`geoloc_lat` and `geoloc_lng` are one point: half of it cannot filter anything (the other half is missing)."""
+    if ("geoloc_lat" in values) != ("geoloc_lng" in values):
+        raise InvalidValue("geoloc_lng" if "geoloc_lat" in values else "geoloc_lat")
+
+
+# --- from list parameters to filter values -----------------------------------------------------
+
+# List parameters filter_events() takes as validated.
+LISTED_FILTERS = ("search", "venue", "organizer", "featured", "geoloc", "include", "post_parent")
+
+
+def filter_values(params, window):
+    """filter_events()'s values from validated events list parameters (the API list's and the public feeds')."""
+    values = {"window": window} if window is not None else {}
+    for name in LISTED_FILTERS:
+        if name in params:
+            values[name] = params[name]
+    for name in ("categories", "tags"):
+        if name in params and params[name].ids:
+            values[name] = params[name].ids
+    if "geoloc_lat" in params:
+        values["near"] = (params["geoloc_lat"], params["geoloc_lng"])
+    return values
+
+
+# --- the filters --------------------------------------------------------------------------------
+
+
+def filter_events(queryset, values):
+    """The events of `queryset` that every one of `values` (filter_values(), or the public pages'
+    own: a `window`, term or record IDs, `featured`) keeps."""
+    return apply_filters(queryset, FILTERS, values)
+
+
+def _in_window(queryset, window):
+    return queryset.filter(window.condition()) if window.bounds else queryset
+
+
+def _searched(queryset, text):
+    annotations = {f"searched_{field}": localized_text(field) for field in SEARCHED_FIELDS}
+    queryset = queryset.alias(**annotations)
+    for word, excluded in search_terms(text):
+        found = Q()
+        for field in SEARCHED_FIELDS:
+            found |= Q(**{f"searched_{field}__icontains": word})
+        queryset = queryset.exclude(found) if excluded else queryset.filter(found)
+    return queryset
+
+
+def _with_terms(queryset, term_ids):
+    links = Event.terms.through.objects.filter(term_id__in=term_ids).values("event_id")
+    return queryset.filter(pk__in=links)
+
+
+def _with_organizers(queryset, organizer_ids):
+    links = EventOrganizer.objects.filter(organizer_id__in=organizer_ids).values("event_id")
+    return queryset.filter(pk__in=links)
+
+
+def _geolocated(queryset, wanted):
+    return queryset.filter(has_coordinates()) if wanted else queryset.exclude(has_coordinates())
+
+
+def _near(queryset, point):
+    lat, lng = point
+    radius = float(events_settings.GEOLOC_RADIUS_KM)
+    candidates = queryset.filter(has_coordinates() & bounding_box(lat, lng, radius))
+    return candidates.alias(venue_distance_km=distance_km(lat, lng)).filter(venue_distance_km__lte=radius)
+
+
+def _included(queryset, ids):
+    return queryset.filter(pk__in=[record_id for record_id in ids if record_id <= MAX_RECORD_ID])
+
+
+FILTERS = {
+    "window": _in_window,
+    "search": _searched,
+    "categories": _with_terms,
+    "tags": _with_terms,
+    "venue": lambda queryset, ids: queryset.filter(venue_id__in=ids),
+    "organizer": _with_organizers,
+    "featured": lambda queryset, featured: queryset.filter(featured=featured),
+    "geoloc": _geolocated,
+    "near": _near,
+    "include": _included,
+    "post_parent": lambda queryset, parent_id: queryset.filter(post_parent_id=parent_id),
+}

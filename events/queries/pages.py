@@ -1,0 +1,230 @@
+"""One page of a list and the list's total, in as few statements as the database allows.
+
+What a process remembers of its lists lives here too: their compiled statements, their totals and
+their page rows, each valid only under the versions of the tables it was read under
+(events.list_versions).
+"""
+import math
+import threading
+from dataclasses import dataclass
+
+from django.core.exceptions import EmptyResultSet
+from django.core.signals import setting_changed
+from django.db import connections, router
+from django.db.models import F, Func, Subquery
+from django.db.models.expressions import RawSQL
+from django.utils import translation
+
+from .. import list_versions
+from ..memory import RecentValues, VersionedValues
+from .params import MAX_RECORD_ID
+
+
+@dataclass
+class Page:
+    rows: list
+    page: int
+    per_page: int
+    total: int
+    # What the rows were read under (list_versions.STATE_SQL), on PostgreSQL outside a transaction:
+    # the rendering store's rows remembered under the same versions are current too.
+    state: str = None
+    # The versions of the tables the page's statement reads, when its rows and total may be
+    # remembered (a list with a ListStatement key): what the list's body is remembered under.
+    versions: tuple = None
+
+    @property
+    def total_pages(self):
+        return math.ceil(self.total / self.per_page) if self.total else 0
+
+    @property
+    def has_next(self):
+        return self.page < self.total_pages
+
+
+class ListStatement:
+    """A list's query, built from the ORM only when this process has not compiled it already.
+
+    Building a filtered queryset and compiling it costs more than a stored page's statements and
+    joins (about 0.9 ms of an events page, against 0.2 ms for the database to answer). The
+    statements depend only on the `key` a view gives (everything its queryset is built from: the
+    filter values, the caller's visibility condition, the ordering), the database and the
+    language; so a process compiles each list once and keeps its statements (`compiled_statements`).
+    `build` then returns a values() queryset of plain columns, whose rows are read without the ORM.
+    A view with no such key gives none, and its queryset is compiled every time.
+    """
+
+    def __init__(self, model, key, build, plain_columns=True):
+        self.build = build
+        self.plain_columns = plain_columns
+        self.db = router.db_for_read(model)
+        self.key = None if key is None else (self.db, translation.get_language(), *key)
+        self._queryset = None
+
+    @classmethod
+    def of(cls, queryset):
+        return cls(queryset.model, None, lambda: queryset, plain_columns=queryset._fields is not None)
+
+    @property
+    def queryset(self):
+        if self._queryset is None:
+            self._queryset = self.build()
+        return self._queryset
+
+    def compiled(self, name, compile_queryset):
+        """(sql, params) of the statement `name`, compiled at most once per key."""
+        if self.key is None:
+            return compile_queryset(self.queryset)
+        key = (*self.key, name)
+        found = compiled_statements.get(key)
+        if found is None:
+            found = compile_queryset(self.queryset)
+            compiled_statements.put(key, found)
+        return found
+
+
+def _compiled(queryset):
+    """(sql, params); no SQL when the query can match nothing (`pk__in=[]`)."""
+    try:
+        return queryset.query.sql_with_params()
+    except EmptyResultSet:
+        return None, ()
+
+
+def fetch_page(listing, page, per_page):
+    """The rows of one page (events, venues, organizers, terms) and the list's exact total: model
+    instances, or dicts when the query is a `values()` queryset. `listing` is a ListStatement, or a
+    queryset (compiled every time).
+
+    Counting an event list is the dearest part of it (an index-only scan of some 74,000 entries,
+    about 25 ms, at 100,000 events), and most requests count what the previous one counted. On
+    PostgreSQL, outside a transaction, the total is therefore remembered per list query and per
+    version of the tables the query reads (events.list_versions): a statement that sees the same
+    versions sees the same committed rows of those tables, so a remembered total is exact, in
+    every process, whatever another process wrote; a commit that changed one of those tables
+    gives the next statement a new version, hence a miss. A keyed list's page rows are
+    remembered the same way (_remembered_page): read again under the same versions, a page costs
+    one small statement that reads them. Elsewhere (SQLite, or inside a transaction that may see
+    its own writes) the count rides along with the page rows as an uncorrelated subquery of the
+    same statement.
+    """
+    statement = listing if isinstance(listing, ListStatement) else ListStatement.of(listing)
+    offset = (page - 1) * per_page
+    if offset > MAX_RECORD_ID:  # the databases refuse offsets past the 64-bit range
+        return Page(rows=[], page=page, per_page=per_page, total=0)
+    connection = connections[statement.db]
+    if connection.vendor != "postgresql" or connection.in_atomic_block:
+        return _page_counted_alongside(statement, connection, offset, page, per_page)
+    # The statement is also the key of the remembered total (the ordering and the state column
+    # are the same for every request of a list, so they do not blur the key).
+    if statement.plain_columns:
+        sql, params = statement.compiled("page", lambda queryset: _compiled(_with_state(queryset)))
+        if sql is None:
+            return Page(rows=[], page=page, per_page=per_page, total=0)
+        key = repr((sql, params))
+        rows, state = _remembered_page(statement, connection, key, sql, offset, per_page)
+        if rows is None:
+            rows = _column_rows(connection, sql, params, offset, per_page)
+            state = rows[0]["listed_state"] if rows else None
+            if rows and statement.key is not None:
+                remembered_pages.remember((key, offset, per_page), list_versions.state_key(sql, state), rows)
+    else:
+        listed = _with_state(statement.queryset)
+        sql, params = _compiled(listed)
+        if sql is None:
+            return Page(rows=[], page=page, per_page=per_page, total=0)
+        key = repr((sql, params))
+        rows = list(listed[offset : offset + per_page])
+        state = rows[0].listed_state if rows else None
+    versions = list_versions.state_key(sql, state) if state is not None else None
+    total = remembered_totals.recall(key, versions) if versions is not None else None
+    if total is None:
+        # After a commit that changed what the list reads, every request of it misses at once: the
+        # first thread of the process counts, the others wait for its total instead of each
+        # running the same count.
+        with _counting_locks[hash(key) % len(_counting_locks)]:
+            total = remembered_totals.recall(key, versions) if versions is not None else None
+            if total is None:
+                count_sql, count_params = statement.compiled("count", lambda queryset: _compiled(queryset.order_by().values("pk")))
+                with connection.cursor() as cursor:
+                    cursor.execute(f"SELECT COUNT(*), {list_versions.STATE_SQL} FROM ({count_sql}) AS listed", count_params)
+                    total, counted_at = cursor.fetchone()
+                remembered_totals.remember(key, list_versions.state_key(sql, counted_at), total)
+    # Only a list with a key (rows read as plain columns) has its body remembered (remembered_list).
+    remembered = statement.key is not None and statement.plain_columns
+    return Page(rows=rows, page=page, per_page=per_page, total=total, state=state, versions=versions if remembered else None)
+
+
+def _remembered_page(statement, connection, key, sql, offset, per_page):
+    """(rows, state): the page this process read last under the versions of the tables its statement
+    reads, when they are still the current ones (one small statement reads them), else (None, None).
+
+    Only lists with a key (ListStatement) are remembered: a list whose statement reads the clock
+    is never asked for twice. The rows are shared between requests and threads: read-only.
+    """
+    if statement.key is None:
+        return None, None
+    if remembered_pages.get((key, offset, per_page)) is None:
+        return None, None  # never read here: no need to read the versions
+    state = list_versions.read_state(connection)
+    rows = remembered_pages.recall((key, offset, per_page), list_versions.state_key(sql, state))
+    return (rows, state) if rows is not None else (None, None)
+
+
+def _with_state(queryset):
+    return queryset.annotate(listed_state=RawSQL(list_versions.STATE_SQL, ()))
+
+
+def _column_rows(connection, sql, params, offset, per_page):
+    """The page of a values() statement as dicts; LIMIT and OFFSET as literals, which the planner
+    then sees (and the statement text stays the same for every page of a size)."""
+    with connection.cursor() as cursor:
+        cursor.execute(f"{sql} LIMIT {int(per_page)} OFFSET {int(offset)}", params)
+        names = [column[0] for column in cursor.description]
+        return [dict(zip(names, row)) for row in cursor.fetchall()]
+
+
+def _page_counted_alongside(statement, connection, offset, page, per_page):
+    """One query for the page rows and the total: the count rides along as an uncorrelated subquery.
+
+    Both databases evaluate that subquery once, and the page itself can still be read in index
+    order. An empty page has no row to carry the total: past the first page it is counted on its
+    own (a page past the last still reports the list's total).
+    """
+
+    def with_total(queryset):
+        total = queryset.order_by().annotate(listed=Func(F("pk"), function="COUNT")).values("listed")
+        return queryset.annotate(listed_total=Subquery(total))
+
+    if statement.plain_columns:
+        sql, params = statement.compiled("page counted alongside", lambda queryset: _compiled(with_total(queryset)))
+        rows = _column_rows(connection, sql, params, offset, per_page) if sql is not None else []
+    else:
+        rows = list(with_total(statement.queryset)[offset : offset + per_page])
+    if rows:
+        return Page(rows=rows, page=page, per_page=per_page, total=_field(rows[0], "listed_total"))
+    return Page(rows=rows, page=page, per_page=per_page, total=statement.queryset.count() if page > 1 else 0)
+
+
+def _field(row, name):
+    """A value of a page row: a model instance, or a dict from a `values()` queryset."""
+    return row[name] if isinstance(row, dict) else getattr(row, name)
+
+
+# List totals by list query: (state, total) of the most recently counted 512 lists of a process.
+remembered_totals = VersionedValues(max_entries=512)
+# Page rows by list query, offset and size: (state key, rows) of the 512 most recently read pages.
+remembered_pages = VersionedValues(max_entries=512)
+# The compiled statements of the 512 most recently read list keys (ListStatement).
+compiled_statements = RecentValues(max_entries=512)
+
+
+def _forget_compiled_statements(**kwargs):
+    # A setting (the time zone mode, the geolocation radius, …) may shape the statements.
+    compiled_statements.clear()
+
+
+setting_changed.connect(_forget_compiled_statements, dispatch_uid="events.queries.pages.compiled_statements")
+# A few locks shared by all lists (by the hash of the list's key) rather than one per list, so
+# that their number stays bounded; two lists that share one only count one after the other.
+_counting_locks = [threading.Lock() for _ in range(32)]

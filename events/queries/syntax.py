@@ -1,0 +1,104 @@
+"""Parameter values the way WordPress writes them: PHP bracket syntax, CSV lists, truthy strings."""
+import re
+from urllib.parse import parse_qsl, unquote
+
+from ..numbers import is_ascii_digits
+
+# No parameter of this API nests deeper than a few levels; deeper input would only feed recursion.
+# (PHP drops bracket keys past its max_input_nesting_level of 64 the same way.)
+MAX_NESTING = 32
+_BRACKET_KEY = re.compile(r"^([^\[]+)((?:\[[^\]]*\])*)$")
+
+
+def parse_php_pairs(pairs):
+    """Build nested dicts/lists from (key, value) pairs written in PHP bracket syntax.
+
+    `a[]=1&a[]=2` → {"a": ["1", "2"]}; `v[venue]=Hall` → {"v": {"venue": "Hall"}};
+    `o[0][organizer]=A&o[1][id]=12` → {"o": [{"organizer": "A"}, {"id": "12"}]}.
+    """
+    result = {}
+    for key, value in pairs:
+        match = _BRACKET_KEY.match(key)
+        if not match:
+            result[key] = value
+            continue
+        name, brackets = match.group(1), match.group(2)
+        path = re.findall(r"\[([^\]]*)\]", brackets) if brackets else []
+        if len(path) >= MAX_NESTING:
+            continue
+        _assign(result, [name, *path], value)
+    # The parameters themselves stay a mapping even when every name is a number (`0=x`).
+    return {key: _listify(value) for key, value in result.items()}
+
+
+def _assign(container, path, value):
+    head, rest = path[0], path[1:]
+    if head == "":
+        # `key[]`: append, as PHP does, using the next free integer key.
+        head = str(sum(1 for k in container if is_ascii_digits(k)))
+    if not rest:
+        container[head] = value
+        return
+    child = container.get(head)
+    if not isinstance(child, dict):
+        child = {}
+        container[head] = child
+    _assign(child, rest, value)
+
+
+def _listify(node):
+    """PHP arrays with only integer keys become lists (ordered by key), as JSON clients expect."""
+    if not isinstance(node, dict):
+        return node
+    converted = {key: _listify(value) for key, value in node.items()}
+    if converted and all(is_ascii_digits(key) for key in converted):
+        return [converted[key] for key in sorted(converted, key=int)]
+    return converted
+
+
+def parse_query_string(query_string):
+    return parse_php_pairs(parse_qsl(query_string, keep_blank_values=True))
+
+
+def split_list(value):
+    """A list parameter: JSON/bracket list, or a comma-separated string ("12, 14")."""
+    if value is None:
+        return []
+    if isinstance(value, dict):
+        value = list(value.values())
+    if isinstance(value, (list, tuple)):
+        items = []
+        for item in value:
+            items.extend(split_list(item) if isinstance(item, str) else [item])
+        return items
+    if isinstance(value, bool):
+        return [value]
+    if isinstance(value, (int, float)):
+        return [value]
+    text = unquote(str(value))
+    return [_numeric(part.strip()) for part in text.split(",") if part.strip()]
+
+
+def _numeric(text):
+    return int(text) if is_ascii_digits(text) else text
+
+
+TRUTHY_WORDS = {"1", "true", "yes", "y", "on", "enable", "enabled"}
+
+
+def is_truthy(value):
+    """The plugin's truthiness rule for untyped flags (README §3.2)."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, (int, float)):
+        return value != 0
+    if isinstance(value, str):
+        return value.strip().lower() in TRUTHY_WORDS
+    return False
+
+
+def php_filter_bool(value):
+    """PHP's FILTER_VALIDATE_BOOLEAN, used by `strict_dates`."""
+    if isinstance(value, bool):
+        return value
+    return str(value).strip().lower() in {"1", "true", "on", "yes"}
