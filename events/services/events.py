@@ -8,12 +8,11 @@ import datetime as dt
 from django.db import DatabaseError, transaction
 from django.utils import timezone
 from django.utils.translation import get_language
-from django.utils.translation import gettext_lazy as _
 from modeltranslation.utils import build_localized_fieldname
 
 from .. import dates, roles
-from ..api import errors
 from .. import changes
+from ..exceptions import DELETE, CREATE, CouldNotWrite, InvalidValue, NotPermitted
 from ..cost import CostInput
 from ..models import Event, EventOrganizer, Organizer, PostKind, PostStatus, Taxonomy, Venue
 from ..text import sanitize_title
@@ -32,14 +31,6 @@ FLAGS = ("show_map", "show_map_link", "hide_from_listings", "sticky", "featured"
 
 class SeveralVenues(tuple):
     """More than one venue for one event: the plugin validates such a list, then cannot link it."""
-
-
-def could_not_delete_event():
-    return errors.ApiError("could-not-delete-event", _("The event could not be moved to the trash."), 500)
-
-
-def could_not_create_venue():
-    return errors.ApiError("could-not-create-venue", _("No venue could be created from the data given."), 400)
 
 
 # --- the public entry points --------------------------------------------------------------------
@@ -63,7 +54,7 @@ def trash_event(event):
             event.save()
             changes.finished()
     except DatabaseError as error:
-        raise could_not_delete_event() from error
+        raise CouldNotWrite("event", DELETE) from error
     return event
 
 
@@ -96,7 +87,7 @@ def duplicate_event(event, user):
 def _save(event, user, fields, creating):
     _check_author(user, fields, event, creating)
     if isinstance(fields.get("venue"), SeveralVenues):
-        raise could_not_create_venue()
+        raise CouldNotWrite("venue", CREATE)
     imported = []
     try:
         with transaction.atomic():
@@ -164,7 +155,7 @@ def _check_author(user, fields, event, creating):
     author_id = fields["author"]
     unchanged = not creating and author_id == event.author_id
     if author_id != _caller_id(user) and not unchanged and not roles.has_right(user, PostKind.EVENT, roles.EDIT_OTHERS):
-        raise errors.forbidden(user)
+        raise NotPermitted()
 
 
 def _write_translated(event, field, value, creating):
@@ -200,7 +191,7 @@ def _wall_clock(name, value, zone, now):
             return parsed.local.astimezone(zone).replace(tzinfo=None)
         return parsed.local.replace(tzinfo=None)
     except (ValueError, OverflowError) as error:
-        raise errors.invalid_param(name) from error
+        raise InvalidValue(name) from error
 
 
 def _apply_schedule(event, fields, creating, now):
@@ -229,7 +220,7 @@ def _apply_schedule(event, fields, creating, now):
         try:
             wall.replace(tzinfo=zone).astimezone(dt.UTC)
         except (ValueError, OverflowError) as error:
-            raise errors.invalid_param(name if moving else "timezone" if zone_name is not None else "all_day") from error
+            raise InvalidValue(name if moving else "timezone" if zone_name is not None else "all_day") from error
     set_event_times(event, start, end, zone_name, all_day)
 
 
@@ -320,7 +311,7 @@ def _apply_image(event, fields, user, imported):
         try:
             attachment = import_image_from_url(choice.import_url, user)
         except ImageImportError as error:
-            raise errors.invalid_param("image", error.reason) from error
+            raise InvalidValue("image", error.reason) from error
         imported.append(attachment)
         event.image = attachment
 

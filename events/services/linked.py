@@ -5,13 +5,12 @@ from dataclasses import dataclass
 from django.db import DatabaseError, transaction
 from django.db.models import Q
 from django.utils import timezone
-from django.utils.translation import gettext_lazy as _
 from modeltranslation.settings import AVAILABLE_LANGUAGES
 from modeltranslation.utils import build_localized_fieldname
 
 from .. import dates, roles
-from ..api import errors
 from .. import changes
+from ..exceptions import CREATE, DELETE, UPDATE, CouldNotWrite, InvalidValue, NotPermitted
 from ..conf import events_settings
 from ..kses import filter_post_html
 from ..models import Event, EventOrganizer, Organizer, PostKind, PostStatus, Venue
@@ -30,9 +29,6 @@ class LinkedKind:
     name_key: str
     # Stored as sanitised plain text; empty clears them.
     text_fields: tuple
-    could_not_create: tuple
-    could_not_update: tuple
-    could_not_delete: tuple
 
 
 VENUE = LinkedKind(
@@ -40,26 +36,15 @@ VENUE = LinkedKind(
     model=Venue,
     name_key="venue",
     text_fields=("address", "city", "country", "province", "state", "zip", "phone"),
-    could_not_create=("could-not-create-venue", _("No venue could be created from the data given.")),
-    could_not_update=("could-not-update-venue", _("The venue could not be updated.")),
-    could_not_delete=("could-not-delete-venue", _("The venue could not be moved to the trash.")),
 )
 ORGANIZER = LinkedKind(
     kind=PostKind.ORGANIZER,
     model=Organizer,
     name_key="organizer",
     text_fields=("phone", "email"),
-    could_not_create=("could-not-create-organizer", _("No organizer could be created from the data given.")),
-    could_not_update=("could-not-update-organizer", _("The organizer could not be updated.")),
-    could_not_delete=("could-not-delete-organizer", _("The organizer could not be moved to the trash.")),
 )
 # Which fields re-derive a venue's stateprovince when they change (the Recommended rule of §5).
 STATEPROVINCE_SOURCES = ("state", "province", "country")
-
-
-def _error(code_and_message, status):
-    code, message = code_and_message
-    return errors.ApiError(code, message, status)
 
 
 # --- the public entry points --------------------------------------------------------------------
@@ -94,7 +79,7 @@ def trash_organizer(organizer):
 
 
 def _save(spec, fields, user, instance, imported):
-    failure = spec.could_not_update if instance is not None else spec.could_not_create
+    action = UPDATE if instance is not None else CREATE
     imported_here = []
     try:
         with transaction.atomic():
@@ -105,7 +90,7 @@ def _save(spec, fields, user, instance, imported):
         for attachment in imported_here:
             delete_files(attachment)
         if isinstance(error, DatabaseError):
-            raise _error(failure, 400) from error
+            raise CouldNotWrite(spec.model._meta.model_name, action) from error
         raise
     if imported is not None:
         imported.extend(imported_here)
@@ -164,7 +149,7 @@ def clean_name(spec, value):
     """The name as stored (plain text); 400 when nothing is left of it."""
     name = sanitize_text_field(str(value))
     if not name:
-        raise errors.invalid_param(spec.name_key)
+        raise InvalidValue(spec.name_key)
     return name
 
 
@@ -217,7 +202,7 @@ def _apply_author(spec, record, fields, user, creating):
     if "author" in fields:
         author_id = fields["author"]
         if author_id != caller_id and not roles.has_right(user, spec.kind, roles.EDIT_OTHERS):
-            raise errors.forbidden(user)
+            raise NotPermitted()
         record.author_id = author_id
     elif creating:
         record.author_id = caller_id
@@ -251,7 +236,7 @@ def _apply_image(record, fields, user, imported):
         try:
             record.image = import_image_from_url(choice.import_url, user)
         except ImageImportError as error:
-            raise errors.invalid_param("image", error.reason) from error
+            raise InvalidValue("image", error.reason) from error
         imported.append(record.image)
 
 
@@ -300,5 +285,5 @@ def _trash(spec, record):
             _unlink(spec, record)
             changes.finished()
     except DatabaseError as error:
-        raise _error(spec.could_not_delete, 500) from error
+        raise CouldNotWrite(spec.model._meta.model_name, DELETE) from error
     return record

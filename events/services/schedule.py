@@ -4,7 +4,7 @@ import datetime as dt
 from django.utils import timezone
 
 from .. import dates
-from ..api import errors
+from ..exceptions import InvalidValue
 
 
 def site_zone_name():
@@ -67,4 +67,4 @@ def apply_publication_date(record, fields, now):
             # Converted once here so that a wall-clock time at the calendar's very ends fails now, not when stored.
             record.date = moment.replace(tzinfo=None).replace(tzinfo=site_zone).astimezone(dt.UTC)
     except (ValueError, OverflowError) as error:
-        raise errors.invalid_param(name) from error
+        raise InvalidValue(name) from error

@@ -11,9 +11,9 @@ from django.utils.translation import gettext_lazy as _
 from modeltranslation.settings import AVAILABLE_LANGUAGES
 from modeltranslation.utils import build_localized_fieldname
 
-from ..api import errors
 from .. import changes
-from ..api.parsing import split_list
+from ..exceptions import DELETE, CouldNotWrite, InvalidValue, SlugTaken, TermExists
+from ..queries.syntax import split_list
 from ..models import Event, PostStatus, Taxonomy, Term
 from ..numbers import is_ascii_digits
 from ..text import escape_html, sanitize_text_field, sanitize_title
@@ -26,28 +26,6 @@ _QUOTE = re.compile(r"""(["'])""")
 NAME_MAX_LENGTH = Term._meta.get_field("name").max_length
 
 
-def term_exists(taxonomy, existing_id):
-    if taxonomy == Taxonomy.CATEGORY:
-        message = _("A term with the name provided already exists with this parent.")
-    else:
-        message = _("A term with the name provided already exists in this taxonomy.")
-    return errors.ApiError("term_exists", message, 400, term_id=existing_id)
-
-
-def duplicate_term_slug(slug):
-    return errors.ApiError(
-        "duplicate_term_slug", _("The slug “%(slug)s” is already in use by another term.") % {"slug": slug}, 400
-    )
-
-
-def not_hierarchical():
-    return errors.ApiError("rest_taxonomy_not_hierarchical", _("Can not set resource parent, taxonomy is not hierarchical."), 400)
-
-
-def cannot_delete():
-    return errors.ApiError("rest_cannot_delete", _("The term cannot be deleted."), 500)
-
-
 def sanitize_term_name(value):
     """WordPress's `pre_term_name` filters: plain text, `&` (and `<`, `>`) as entities, quotes kept."""
     text = sanitize_text_field(str(value))
@@ -58,10 +36,10 @@ def clean_name(value, param="name"):
     """The name as it will be stored; 400 when nothing is left of it or it does not fit the column."""
     name = sanitize_term_name(value)
     if not name:
-        raise errors.invalid_param(param)
+        raise InvalidValue(param)
     if len(name) > NAME_MAX_LENGTH:
         reason = _("%(param)s is longer than %(max)s characters.") % {"param": param, "max": NAME_MAX_LENGTH}
-        raise errors.invalid_param(param, reason)
+        raise InvalidValue(param, reason)
     return name
 
 
@@ -102,7 +80,7 @@ def _write_text(term, field, value, creating):
 
 
 def create_term(taxonomy, *, name, description=None, slug=None, parent=None):
-    """A new term (terms.md §4). Raises 400 `term_exists` for a duplicate name at the same level."""
+    """A new term (terms.md §4). Raises TermExists for a duplicate name at the same level."""
     name = clean_name(name)
     parent_id = parent.pk if parent is not None else None
     with transaction.atomic():
@@ -113,7 +91,7 @@ def create_term(taxonomy, *, name, description=None, slug=None, parent=None):
             slug_used = Term.objects.filter(taxonomy=taxonomy, slug=requested).exists()
             slug_free = requested and requested != existing.slug and not slug_used
             if not slug_free:
-                raise term_exists(taxonomy, existing.pk)
+                raise TermExists(taxonomy, existing.pk)
         term = Term(taxonomy=taxonomy, parent=parent)
         _write_text(term, "name", name, creating=True)
         _write_text(term, "description", description or "", creating=True)
@@ -135,7 +113,7 @@ def would_loop(term, parent):
 
 
 def update_term(term, *, name=UNCHANGED, description=UNCHANGED, slug=UNCHANGED, parent=UNCHANGED):
-    """Change only the given fields (terms.md §5). Raises 400 `duplicate_term_slug`."""
+    """Change only the given fields (terms.md §5). Raises SlugTaken for a slug another term has."""
     with transaction.atomic():
         if name is not UNCHANGED:
             _write_text(term, "name", clean_name(name), creating=False)
@@ -144,7 +122,7 @@ def update_term(term, *, name=UNCHANGED, description=UNCHANGED, slug=UNCHANGED, 
         parent_changed = False
         if parent is not UNCHANGED:
             if parent is not None and would_loop(term, parent):
-                raise errors.invalid_param("parent")
+                raise InvalidValue("parent")
             parent_changed = (parent.pk if parent is not None else None) != term.parent_id
             term.parent = parent
         if slug is not UNCHANGED:
@@ -155,7 +133,7 @@ def update_term(term, *, name=UNCHANGED, description=UNCHANGED, slug=UNCHANGED, 
             elif Term.objects.filter(taxonomy=term.taxonomy, slug=requested).exclude(pk=term.pk).exists():
                 # WordPress lets a moved term take a suffixed slug, and refuses otherwise.
                 if not parent_changed:
-                    raise duplicate_term_slug(requested)
+                    raise SlugTaken(requested)
                 assign_term_slug(term, requested)
             else:
                 term.slug = requested
@@ -172,7 +150,7 @@ def delete_term(term):
         deleted, _rows = Term.objects.filter(pk=term.pk).delete()
         changes.finished()
     if not deleted:
-        raise cannot_delete()
+        raise CouldNotWrite("term", DELETE)
 
 
 # --- stored counts -------------------------------------------------------------------------------
