@@ -7,22 +7,15 @@ import datetime as dt
 
 from django.db import DatabaseError, transaction
 from django.utils import timezone
-from django.utils.translation import get_language
-from modeltranslation.utils import build_localized_fieldname
 
-from .. import dates, roles
-from .. import changes
-from ..exceptions import DELETE, CREATE, CouldNotWrite, InvalidValue, NotPermitted
+from .. import changes, dates
 from ..cost import CostInput
-from ..models import Event, EventOrganizer, Organizer, PostKind, PostStatus, Taxonomy, Venue
-from ..text import sanitize_title
-from . import linked
-from .images import ImageImportError, delete_files, import_image_from_url
-from ..kses import filter_post_html, filter_title_html
+from ..exceptions import CREATE, DELETE, CouldNotWrite, InvalidValue
+from ..models import Event, EventOrganizer, Organizer, PostStatus, Taxonomy, Venue
 from ..numbers import is_ascii_digits
-from .locks import lock_until_commit
+from . import linked, posts
+from .images import delete_files
 from .schedule import apply_publication_date, set_event_times, site_zone_name, wall_clock, zone_for
-from .slugs import UNSLUGGED_STATUSES, assign_post_slug, unique_slug
 from .terms import recount_terms, resolve_terms
 
 CURRENCY_SYMBOL_MAX_LENGTH = Event._meta.get_field("currency_symbol").max_length
@@ -85,7 +78,7 @@ def duplicate_event(event, user):
 
 
 def _save(event, user, fields, creating):
-    _check_author(user, fields, event, creating)
+    posts.check_author(event, user, fields, creating)
     if isinstance(fields.get("venue"), SeveralVenues):
         raise CouldNotWrite("venue", CREATE)
     imported = []
@@ -103,19 +96,9 @@ def _save(event, user, fields, creating):
 
 def _write(event, user, fields, creating, imported):
     now = timezone.now()
-    if creating:
-        event.author_id = _caller_id(user)
-    if "author" in fields:
-        event.author_id = fields["author"]
-    unfiltered = roles.may_write_unfiltered_html(user)
+    posts.apply_author(event, user, fields, creating)
     for name in ("title", "description", "excerpt"):
-        if name in fields:
-            value = fields[name]
-            if not unfiltered:
-                value = filter_title_html(value) if name == "title" else filter_post_html(value)
-            _write_translated(event, name, value, creating)
-        elif creating:
-            _write_translated(event, name, "", creating)
+        posts.write_html_text(event, user, fields, name, creating)
     _apply_schedule(event, fields, creating, now)
     _apply_cost(event, fields)
     _apply_website(event, fields, creating)
@@ -126,44 +109,21 @@ def _write(event, user, fields, creating, imported):
             # A REST-created event stores false for the map flags unless true is sent (events.md §4.1).
             setattr(event, name, False)
     apply_publication_date(event, fields, now)
-    _apply_image(event, fields, user, imported)
+    posts.apply_image(event, fields, user, imported)
     if "venue" in fields:
         event.venue = _resolve_venue(fields["venue"], user, imported)
     organizers = _resolve_organizers(fields["organizer"], user, imported) if "organizer" in fields else None
-    _apply_status(event, fields, user, creating, now)
-    _apply_slug(event, fields, creating)
+    # An event write that names neither the status nor the date keeps its status as it is.
+    rescheduling = creating or any(name in fields for name in ("status", "date", "date_utc"))
+    posts.apply_status(event, user, fields, creating, now, reschedule=rescheduling)
+    posts.apply_slug(event, fields)
     event.save()
-    if not event.slug and event.status not in (*UNSLUGGED_STATUSES, PostStatus.TRASH):
-        # A title with nothing sluggable in it: WordPress falls back to the post ID.
-        event.slug = unique_slug(str(event.pk), lambda slug: Event.objects.filter(slug=slug).exclude(pk=event.pk).exists())
-        event.save(update_fields=["slug"])
+    posts.slug_from_id_if_none(event)
     if organizers is not None:
         _link_organizers(event, organizers, creating)
     for name, taxonomy in (("categories", Taxonomy.CATEGORY), ("tags", Taxonomy.TAG)):
         if name in fields:
             _link_terms(event, resolve_terms(fields[name], taxonomy), taxonomy, creating)
-
-
-def _caller_id(user):
-    return user.pk if user is not None and user.is_authenticated else None
-
-
-def _check_author(user, fields, event, creating):
-    """Only callers who may edit others' events may make someone else the author (auth.md §3.1, Recommended)."""
-    if "author" not in fields:
-        return
-    author_id = fields["author"]
-    unchanged = not creating and author_id == event.author_id
-    if author_id != _caller_id(user) and not unchanged and not roles.has_right(user, PostKind.EVENT, roles.EDIT_OTHERS):
-        raise NotPermitted()
-
-
-def _write_translated(event, field, value, creating):
-    """Write the active language; the first write also fills English so every language can fall back to it."""
-    setattr(event, build_localized_fieldname(field, get_language() or "en"), value)
-    english = build_localized_fieldname(field, "en")
-    if creating and not getattr(event, english):
-        setattr(event, english, value)
 
 
 # --- time -----------------------------------------------------------------------------------------
@@ -224,60 +184,6 @@ def _apply_schedule(event, fields, creating, now):
     set_event_times(event, start, end, zone_name, all_day)
 
 
-# --- status and slug ----------------------------------------------------------------------------
-
-
-def _apply_status(event, fields, user, creating, now):
-    """events.md §4.1: scaled by role; `publish` and `future` follow the publication date."""
-    if "status" in fields:
-        status = roles.scaled_status(user, PostKind.EVENT, fields["status"])
-    elif creating:
-        status = roles.default_status(user, PostKind.EVENT)
-    else:
-        status = event.status
-    if creating or "status" in fields or "date" in fields or "date_utc" in fields:
-        status = roles.scheduled_status(status, event.date, now)
-    was_trashed = not creating and event.status == PostStatus.TRASH
-    if status == PostStatus.TRASH and not was_trashed:
-        event.move_to_trash()
-        return
-    if was_trashed and status != PostStatus.TRASH:
-        _restore_slug(event, status)
-        event.status_before_trash = ""
-    event.status = status
-
-
-def _restore_slug(event, status):
-    """Leaving the trash gives the event its old slug back, made unique again (WordPress convention)."""
-    wanted = event.slug_before_trash or event.slug.removesuffix("__trashed")
-    event.slug_before_trash = ""
-    if status in UNSLUGGED_STATUSES and not wanted:
-        event.slug = ""
-        return
-    _lock_slug(wanted)
-    event.slug = unique_slug(wanted, lambda slug: Event.objects.filter(slug=slug).exclude(pk=event.pk).exists())
-
-
-def _apply_slug(event, fields, creating):
-    """README §6: explicit slugs are sanitised (and made unique unless the event is a draft); drafts wait for one."""
-    if event.status == PostStatus.TRASH:
-        return
-    requested = fields.get("slug")
-    if requested is None and event.slug:
-        return
-    _lock_slug(sanitize_title(requested if requested is not None else (event.title_en or event.title or "")))
-    assign_post_slug(event, requested)
-
-
-def _lock_slug(base):
-    """Serialise slug choice per base slug until commit, so concurrent writes of one title get -2, -3...
-
-    Event slugs carry no unique constraint (drafts may share explicit slugs).
-    """
-    if base:
-        lock_until_commit("tribe_events", base)
-
-
 # --- attributes ---------------------------------------------------------------------------------
 
 
@@ -297,23 +203,6 @@ def _apply_website(event, fields, creating):
         event.website = None if creating and not website else website
     elif creating:
         event.website = None
-
-
-def _apply_image(event, fields, user, imported):
-    if "image" not in fields:
-        return
-    choice = fields["image"]
-    if choice is None or choice.removes:
-        event.image = None
-    elif choice.attachment is not None:
-        event.image = choice.attachment
-    else:
-        try:
-            attachment = import_image_from_url(choice.import_url, user)
-        except ImageImportError as error:
-            raise InvalidValue("image", error.reason) from error
-        imported.append(attachment)
-        event.image = attachment
 
 
 # --- linked records -----------------------------------------------------------------------------

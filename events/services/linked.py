@@ -1,5 +1,5 @@
 """Venue and organizer writes (venues-organizers.md §4-§6), shared by their routes and nested event writes."""
-import datetime as dt
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from django.db import DatabaseError, transaction
@@ -8,17 +8,16 @@ from django.utils import timezone
 from modeltranslation.settings import AVAILABLE_LANGUAGES
 from modeltranslation.utils import build_localized_fieldname
 
-from .. import dates, roles
-from .. import changes
-from ..exceptions import CREATE, DELETE, UPDATE, CouldNotWrite, InvalidValue, NotPermitted
+from .. import changes, roles
 from ..conf import events_settings
-from ..kses import filter_post_html
-from ..models import Event, EventOrganizer, Organizer, PostKind, PostStatus, Venue
+from ..exceptions import CREATE, DELETE, UPDATE, CouldNotWrite, InvalidValue
+from ..models import Event, EventOrganizer, Organizer, PostKind, Venue
 from ..text import sanitize_text_field
-from .images import ImageImportError, delete_files, import_image_from_url
+from . import posts
+from .images import delete_files
+from .languages import write_translated
 from .locks import lock_until_commit
 from .schedule import apply_publication_date
-from .slugs import assign_post_slug, unique_slug
 
 @dataclass(frozen=True)
 class LinkedKind:
@@ -110,18 +109,13 @@ def _write(spec, fields, user, instance, imported):
             creating = False
         else:
             record = spec.model()
-            _write_translated(record, "title", name, creating=True)
+            write_translated(record, "title", name, creating=True)
     elif spec.name_key in fields:
-        _write_translated(record, "title", clean_name(spec, fields[spec.name_key]), creating=False)
+        write_translated(record, "title", clean_name(spec, fields[spec.name_key]), creating=False)
 
-    _apply_author(spec, record, fields, user, creating)
-    if "description" in fields:
-        description = fields["description"] or ""
-        if not roles.may_write_unfiltered_html(user):
-            description = filter_post_html(description)
-        _write_translated(record, "description", description, creating=creating)
-    elif creating:
-        _write_translated(record, "description", "", creating=True)
+    posts.check_author(record, user, fields, creating)
+    posts.apply_author(record, user, fields, creating)
+    posts.write_html_text(record, user, fields, "description", creating)
     for name in spec.text_fields:
         if name in fields:
             setattr(record, name, sanitize_text_field(fields[name] or ""))
@@ -132,25 +126,28 @@ def _write(spec, fields, user, instance, imported):
     # One clock for the whole write, so a date "+1 minute" is exactly one minute ahead when scheduling.
     now = timezone.now()
     apply_publication_date(record, fields, now)
-    _apply_image(record, fields, user, imported)
-    trashing = _apply_status(spec, record, fields, user, creating, now)
-    assign_post_slug(record)
+    posts.apply_image(record, fields, user, imported)
+    trashing = posts.apply_status(record, user, fields, creating, now, reschedule=True)
+    posts.apply_slug(record, fields)
     record.save()
-    if not record.slug:
-        # sanitize_title() falls back to the post ID when nothing of the name is sluggable.
-        record.slug = unique_slug(str(record.pk), lambda slug: spec.model.objects.filter(slug=slug).exclude(pk=record.pk).exists())
-        record.save(update_fields=["slug"])
+    posts.slug_from_id_if_none(record)
     if trashing:
         _unlink(spec, record)
     return record
 
 
 def clean_name(spec, value):
-    """The name as stored (plain text); 400 when nothing is left of it."""
-    name = sanitize_text_field(str(value))
-    if not name:
-        raise InvalidValue(spec.name_key)
-    return name
+    """The name as stored (plain text), or {language: name} for names given per language;
+    InvalidValue when nothing is left of it."""
+    if isinstance(value, Mapping):
+        names = {language: sanitize_text_field(str(text)) for language, text in value.items()}
+        if any(names.values()):
+            return names
+    else:
+        name = sanitize_text_field(str(value))
+        if name:
+            return name
+    raise InvalidValue(spec.name_key)
 
 
 def _same_text(field, value):
@@ -188,26 +185,6 @@ def readable_namesakes(model, name, user):
     return [candidate for candidate in candidates if roles.can_read(user, candidate)]
 
 
-def _write_translated(record, field, value, creating):
-    """Write the active language; the first write also fills English so every language can fall back to it."""
-    setattr(record, field, value)
-    english = build_localized_fieldname(field, "en")
-    if creating and not getattr(record, english):
-        setattr(record, english, value)
-
-
-def _apply_author(spec, record, fields, user, creating):
-    """Default author: the caller. Only callers who may edit others' records may name someone else."""
-    caller_id = user.pk if user is not None and user.is_authenticated else None
-    if "author" in fields:
-        author_id = fields["author"]
-        if author_id != caller_id and not roles.has_right(user, spec.kind, roles.EDIT_OTHERS):
-            raise NotPermitted()
-        record.author_id = author_id
-    elif creating:
-        record.author_id = caller_id
-
-
 def _apply_venue_fields(venue, fields, creating):
     for name in ("show_map", "show_map_link"):
         if name in fields:
@@ -222,49 +199,6 @@ def _apply_venue_fields(venue, fields, creating):
         venue.stateprovince = given
     elif creating or "stateprovince" in fields or any(name in fields for name in STATEPROVINCE_SOURCES):
         venue.stateprovince = Venue.derive_stateprovince(venue.state, venue.province, venue.country)
-
-
-def _apply_image(record, fields, user, imported):
-    if "image" not in fields:
-        return
-    choice = fields["image"]
-    if choice is None or choice.removes:
-        record.image = None
-    elif choice.attachment is not None:
-        record.image = choice.attachment
-    else:
-        try:
-            record.image = import_image_from_url(choice.import_url, user)
-        except ImageImportError as error:
-            raise InvalidValue("image", error.reason) from error
-        imported.append(record.image)
-
-
-def _apply_status(spec, record, fields, user, creating, now):
-    """Set the status; True when this write moves the record to the trash."""
-    if "status" in fields:
-        status = roles.scaled_status(user, spec.kind, fields["status"])
-    elif creating:
-        status = roles.default_status(user, spec.kind)
-    else:
-        status = record.status
-    status = roles.scheduled_status(status, record.date, now)
-    was_trashed = record.pk is not None and record.status == PostStatus.TRASH
-    if status == PostStatus.TRASH and not was_trashed:
-        record.move_to_trash()
-        return True
-    if was_trashed and status != PostStatus.TRASH:
-        _restore(spec, record)
-    record.status = status
-    return False
-
-
-def _restore(spec, record):
-    """Leaving the trash gives the record its old slug back, made unique again (WordPress convention)."""
-    wanted = record.slug_before_trash or record.slug.removesuffix("__trashed")
-    record.slug = unique_slug(wanted, lambda slug: spec.model.objects.filter(slug=slug).exclude(pk=record.pk).exists())
-    record.status_before_trash = ""
-    record.slug_before_trash = ""
 
 
 # --- trash --------------------------------------------------------------------------------------

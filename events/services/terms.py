@@ -17,6 +17,7 @@ from ..queries.syntax import split_list
 from ..models import Event, PostStatus, Taxonomy, Term
 from ..numbers import is_ascii_digits
 from ..text import escape_html, sanitize_text_field, sanitize_title
+from .languages import write_translated
 from .slugs import assign_term_slug
 
 # Marks a field an update leaves alone (None is a meaningful parent: top level).
@@ -71,14 +72,6 @@ def _name_match(taxonomy, name, parent_id, exclude_pk=None):
     return candidates.order_by("pk").first()
 
 
-def _write_text(term, field, value, creating):
-    """Write the active language; the first write also fills English so every language can fall back to it."""
-    setattr(term, field, value)
-    english = build_localized_fieldname(field, "en")
-    if creating and not getattr(term, english):
-        setattr(term, english, value)
-
-
 def create_term(taxonomy, *, name, description=None, slug=None, parent=None):
     """A new term (terms.md §4). Raises TermExists for a duplicate name at the same level."""
     name = clean_name(name)
@@ -93,8 +86,8 @@ def create_term(taxonomy, *, name, description=None, slug=None, parent=None):
             if not slug_free:
                 raise TermExists(taxonomy, existing.pk)
         term = Term(taxonomy=taxonomy, parent=parent)
-        _write_text(term, "name", name, creating=True)
-        _write_text(term, "description", description or "", creating=True)
+        write_translated(term, "name", name, creating=True)
+        write_translated(term, "description", description or "", creating=True)
         assign_term_slug(term, requested or None)
         term.save()
         changes.finished()
@@ -116,9 +109,9 @@ def update_term(term, *, name=UNCHANGED, description=UNCHANGED, slug=UNCHANGED, 
     """Change only the given fields (terms.md §5). Raises SlugTaken for a slug another term has."""
     with transaction.atomic():
         if name is not UNCHANGED:
-            _write_text(term, "name", clean_name(name), creating=False)
+            write_translated(term, "name", clean_name(name), creating=False)
         if description is not UNCHANGED:
-            _write_text(term, "description", description, creating=False)
+            write_translated(term, "description", description, creating=False)
         parent_changed = False
         if parent is not UNCHANGED:
             if parent is not None and would_loop(term, parent):
@@ -261,8 +254,8 @@ def _resolve_one(item, taxonomy):
     if by_name is not None:
         return by_name
     term = Term(taxonomy=taxonomy)
-    _write_text(term, "name", name, creating=True)
-    _write_text(term, "description", "", creating=True)
+    write_translated(term, "name", name, creating=True)
+    write_translated(term, "description", "", creating=True)
     assign_term_slug(term)
     term.save()
     return term
