@@ -1,7 +1,9 @@
 """Event writes (events.md §4-§6): an event with its image, venue, organizers and terms, in one transaction.
 
-Shared by the API and the admin. Fields are keyed by API parameter name and hold validated
-values (events.api.serializers.event_write); only the fields given change.
+Shared by the API and the admin. Fields are keyed by their domain names (the API's parameter
+names where they are the same) and hold validated values: what events.api.serializers.event_write
+makes of a request, or what the admin's form cleaned (`title` and the other texts may then be
+{language: text}, times datetimes, the venue and organizers records); only the fields given change.
 """
 import datetime as dt
 
@@ -20,6 +22,8 @@ from .terms import recount_terms, resolve_terms
 
 CURRENCY_SYMBOL_MAX_LENGTH = Event._meta.get_field("currency_symbol").max_length
 FLAGS = ("show_map", "show_map_link", "hide_from_listings", "sticky", "featured")
+# Stored as given: fields only the admin edits.
+PLAIN_FIELDS = (*posts.PLAIN_FIELDS, "post_parent", "currency_code")
 
 
 class SeveralVenues(tuple):
@@ -29,14 +33,24 @@ class SeveralVenues(tuple):
 # --- the public entry points --------------------------------------------------------------------
 
 
-def create_event(user, fields):
-    """A new event from `fields` (title, start_date and end_date required); the caller's defaults fill the rest."""
-    return _save(Event(), user, fields, creating=True)
+def create_event(user, fields, event=None):
+    """A new event from `fields` (title, start_date and end_date required); the caller's defaults fill the rest.
+
+    `event`, an unsaved Event, is the one to fill instead of a new one (the admin's form instance,
+    which the form's organizer rows already point at).
+    """
+    return _save(event if event is not None else Event(), user, fields, creating=True)
 
 
 def update_event(event, user, fields):
     """Change only the `fields` given (the Recommended column of events.md §5)."""
     return _save(event, user, fields, creating=False)
+
+
+def restore_event(event, user):
+    """Out of the trash, to the status it had (a draft if none is known), as an update asking for
+    that status would: scaled to `user`'s rights, scheduled, the old slug made unique again."""
+    return update_event(event, user, {"status": event.status_before_trash or PostStatus.DRAFT})
 
 
 def trash_event(event):
@@ -108,6 +122,7 @@ def _write(event, user, fields, creating, imported):
         elif creating:
             # A REST-created event stores false for the map flags unless true is sent (events.md §4.1).
             setattr(event, name, False)
+    posts.apply_plain_fields(event, fields, PLAIN_FIELDS)
     apply_publication_date(event, fields, now)
     posts.apply_image(event, fields, user, imported)
     if "venue" in fields:
@@ -140,9 +155,12 @@ def _is_epoch(value):
 def _wall_clock(name, value, zone, now):
     """A start/end input as a naive wall-clock time of the event zone.
 
-    Epoch seconds become their UTC wall clock, then count as local time (source quirk, events.md
-    §4.1); an input with its own offset names an instant, shown on the event's clock.
+    A naive datetime is that wall clock already, an aware one an instant shown on the event's
+    clock. Epoch seconds become their UTC wall clock, then count as local time (source quirk,
+    events.md §4.1); an input with its own offset names an instant, shown on the event's clock.
     """
+    if isinstance(value, dt.datetime):
+        return value.replace(tzinfo=None) if value.tzinfo is None else value.astimezone(zone).replace(tzinfo=None)
     try:
         parsed = dates.parse_date_input(value, zone, now)
         if _is_epoch(value):

@@ -11,7 +11,7 @@ from modeltranslation.utils import build_localized_fieldname
 from .. import changes, roles
 from ..conf import events_settings
 from ..exceptions import CREATE, DELETE, UPDATE, CouldNotWrite, InvalidValue
-from ..models import Event, EventOrganizer, Organizer, PostKind, Venue
+from ..models import Event, EventOrganizer, Organizer, PostKind, PostStatus, Venue
 from ..text import sanitize_text_field
 from . import posts
 from .images import delete_files
@@ -52,7 +52,10 @@ STATEPROVINCE_SOURCES = ("state", "province", "country")
 def save_venue(fields, user, *, instance=None, imported=None):
     """Create a venue (or reuse a duplicate, §4.3), or update `instance` with only the `fields` given.
 
-    `fields` maps API parameter names to validated values (events.api.serializers.linked_params).
+    `fields` maps domain names (the API's parameter names, `venue` for the name) to validated
+    values: what events.api.serializers.linked_params makes of a request, or what the admin's form
+    cleaned (the name, description and excerpt may then be {language: text}). An unsaved
+    `instance` is created as it is, never swapped for a namesake: the admin asks its user first.
     `imported`, a list, receives the attachment of an image this write imported, so that an
     enclosing write (an event with a nested venue) can delete its files if it fails later.
     """
@@ -62,6 +65,20 @@ def save_venue(fields, user, *, instance=None, imported=None):
 def save_organizer(fields, user, *, instance=None, imported=None):
     """Create an organizer (or reuse a duplicate, §4.3), or update `instance` with only the `fields` given."""
     return _save(ORGANIZER, fields, user, instance, imported)
+
+
+def restore_venue(venue, user):
+    """Out of the trash, to the status it had, as an update asking for that status would."""
+    return save_venue({"status": _status_before_trash(venue)}, user, instance=venue)
+
+
+def restore_organizer(organizer, user):
+    """Out of the trash, to the status it had, as an update asking for that status would."""
+    return save_organizer({"status": _status_before_trash(organizer)}, user, instance=organizer)
+
+
+def _status_before_trash(record):
+    return record.status_before_trash or PostStatus.DRAFT
 
 
 def trash_venue(venue):
@@ -78,7 +95,7 @@ def trash_organizer(organizer):
 
 
 def _save(spec, fields, user, instance, imported):
-    action = UPDATE if instance is not None else CREATE
+    action = CREATE if instance is None or instance._state.adding else UPDATE
     imported_here = []
     try:
         with transaction.atomic():
@@ -97,9 +114,9 @@ def _save(spec, fields, user, instance, imported):
 
 
 def _write(spec, fields, user, instance, imported):
-    creating = instance is None
+    creating = instance is None or instance._state.adding
     record = instance
-    if creating:
+    if instance is None:
         name = clean_name(spec, fields[spec.name_key])
         record = find_duplicate(spec, name, fields.get("description"), user)
         if record is not None:
@@ -111,11 +128,13 @@ def _write(spec, fields, user, instance, imported):
             record = spec.model()
             write_translated(record, "title", name, creating=True)
     elif spec.name_key in fields:
-        write_translated(record, "title", clean_name(spec, fields[spec.name_key]), creating=False)
+        write_translated(record, "title", clean_name(spec, fields[spec.name_key]), creating)
 
     posts.check_author(record, user, fields, creating)
     posts.apply_author(record, user, fields, creating)
-    posts.write_html_text(record, user, fields, "description", creating)
+    for name in ("description", "excerpt"):
+        posts.write_html_text(record, user, fields, name, creating)
+    posts.apply_plain_fields(record, fields)
     for name in spec.text_fields:
         if name in fields:
             setattr(record, name, sanitize_text_field(fields[name] or ""))

@@ -11,6 +11,8 @@ from .slugs import assign_post_slug, slug_is_taken, unique_slug, waits_for_slug
 
 # What authors and contributors may keep of each text's HTML (WordPress's kses, decisions.md).
 HTML_FILTERS = {"title": filter_title_html, "description": filter_post_html, "excerpt": filter_post_html}
+# Stored as given: fields only the admin edits.
+PLAIN_FIELDS = ("password",)
 
 
 def caller_id(user):
@@ -46,6 +48,12 @@ def write_html_text(record, user, fields, name, creating):
         write_translated(record, name, values, creating)
     elif creating:
         write_translated(record, name, "", creating)
+
+
+def apply_plain_fields(record, fields, names=PLAIN_FIELDS):
+    for name in names:
+        if name in fields:
+            setattr(record, name, fields[name])
 
 
 def apply_image(record, fields, user, imported):
@@ -100,12 +108,15 @@ def _restore_slug(record):
 
 def apply_slug(record, fields):
     """README §6: an explicit slug is sanitised (and made unique unless the record is an event
-    draft); a record without one gets one from its title, unless it waits for it (event drafts)."""
+    draft); a record without one, or given an empty one, gets one from its title, unless it waits
+    for it (event drafts)."""
     if record.status == PostStatus.TRASH:
         return
-    requested = fields.get("slug")
-    if requested is None and record.slug:
-        return
+    requested = fields.get("slug") or None
+    if requested is None:
+        if record.slug and "slug" not in fields:
+            return
+        record.slug = ""
     lock_slug(record, sanitize_title(requested if requested is not None else (record.title_en or record.title or "")))
     assign_post_slug(record, requested)
 

@@ -1,5 +1,6 @@
 """Category and tag writes as WordPress makes them: name sanitising, slug rules, duplicates, deletion, counts."""
 import re
+from collections.abc import Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 
@@ -17,7 +18,7 @@ from ..queries.syntax import split_list
 from ..models import Event, PostStatus, Taxonomy, Term
 from ..numbers import is_ascii_digits
 from ..text import escape_html, sanitize_text_field, sanitize_title
-from .languages import write_translated
+from .languages import translated_values, write_translated
 from .slugs import assign_term_slug
 
 # Marks a field an update leaves alone (None is a meaningful parent: top level).
@@ -34,14 +35,26 @@ def sanitize_term_name(value):
 
 
 def clean_name(value, param="name"):
-    """The name as it will be stored; 400 when nothing is left of it or it does not fit the column."""
+    """The name as it will be stored (per language for {language: name}); InvalidValue when nothing
+    is left of it or it does not fit the column."""
+    if isinstance(value, Mapping):
+        names = {language: sanitize_term_name(text) if text else "" for language, text in value.items()}
+        if not any(names.values()):
+            raise InvalidValue(param)
+        for name in names.values():
+            _check_length(name, param)
+        return names
     name = sanitize_term_name(value)
     if not name:
         raise InvalidValue(param)
+    _check_length(name, param)
+    return name
+
+
+def _check_length(name, param):
     if len(name) > NAME_MAX_LENGTH:
         reason = _("%(param)s is longer than %(max)s characters.") % {"param": param, "max": NAME_MAX_LENGTH}
         raise InvalidValue(param, reason)
-    return name
 
 
 def localized_text(field):
@@ -72,20 +85,27 @@ def _name_match(taxonomy, name, parent_id, exclude_pk=None):
     return candidates.order_by("pk").first()
 
 
-def create_term(taxonomy, *, name, description=None, slug=None, parent=None):
-    """A new term (terms.md §4). Raises TermExists for a duplicate name at the same level."""
+def create_term(taxonomy, *, name, description=None, slug=None, parent=None, term=None):
+    """A new term (terms.md §4). Raises TermExists for a duplicate name at the same level.
+
+    `name` and `description` are one text (the active language's) or {language: text}. `term`, an
+    unsaved Term, is the one to fill instead of a new one (the admin's form instance).
+    """
     name = clean_name(name)
     parent_id = parent.pk if parent is not None else None
     with transaction.atomic():
-        existing = _name_match(taxonomy, name, parent_id)
         requested = sanitize_title(slug) if slug is not None else ""
-        if existing is not None:
+        for given in dict.fromkeys(translated_values(name).values()):
+            existing = _name_match(taxonomy, given, parent_id) if given else None
+            if existing is None:
+                continue
             # A distinct slug nobody uses lets the duplicate name in (WordPress convention).
             slug_used = Term.objects.filter(taxonomy=taxonomy, slug=requested).exists()
             slug_free = requested and requested != existing.slug and not slug_used
             if not slug_free:
                 raise TermExists(taxonomy, existing.pk)
-        term = Term(taxonomy=taxonomy, parent=parent)
+        term = term if term is not None else Term()
+        term.taxonomy, term.parent = taxonomy, parent
         write_translated(term, "name", name, creating=True)
         write_translated(term, "description", description or "", creating=True)
         assign_term_slug(term, requested or None)
@@ -106,7 +126,8 @@ def would_loop(term, parent):
 
 
 def update_term(term, *, name=UNCHANGED, description=UNCHANGED, slug=UNCHANGED, parent=UNCHANGED):
-    """Change only the given fields (terms.md §5). Raises SlugTaken for a slug another term has."""
+    """Change only the given fields (terms.md §5), the texts in one language or several as for
+    create_term(). Raises SlugTaken for a slug another term has."""
     with transaction.atomic():
         if name is not UNCHANGED:
             write_translated(term, "name", clean_name(name), creating=False)
@@ -219,8 +240,8 @@ def deferred_term_counts(using=DEFAULT_DB_ALIAS):
 def resolve_terms(values, taxonomy):
     """The terms named by an event write's `categories`/`tags` (events.md §4, terms.md §7).
 
-    Each value is a term ID, slug or name; unknown names and slugs become new terms (no manage-terms
-    right needed), unknown numeric IDs are skipped, `""` or an empty list means none. The result
+    Each value is a term of the taxonomy, or its ID, slug or name; unknown names and slugs become
+    new terms (no manage-terms right needed), unknown numeric IDs are skipped, `""` or an empty list means none. The result
     keeps the order given, without repeats.
     """
     items = [item for item in split_list(values) if not isinstance(item, (bool, list, dict)) and item is not None]
@@ -235,6 +256,8 @@ def resolve_terms(values, taxonomy):
 
 
 def _resolve_one(item, taxonomy):
+    if isinstance(item, Term):
+        return item if item.taxonomy == taxonomy else None
     terms = Term.objects.filter(taxonomy=taxonomy)
     if isinstance(item, float) and item.is_integer():
         item = int(item)
