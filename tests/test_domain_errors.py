@@ -11,53 +11,44 @@ from .factories import make_user
 
 pytestmark = pytest.mark.django_db
 
-CASES = [
-    pytest.param(exceptions.InvalidValue("start_date"), 400,
-                 {"code": "rest_invalid_param", "message": "Invalid parameter(s): start_date",
-                  "data": {"status": 400, "params": {"start_date": "Invalid parameter."}, "details": []}},
-                 id="invalid-value"),
-    pytest.param(exceptions.InvalidValue("image", "The image URL is not valid."), 400,
-                 {"code": "rest_invalid_param", "message": "Invalid parameter(s): image",
-                  "data": {"status": 400, "params": {"image": "The image URL is not valid."}, "details": []}},
-                 id="invalid-value-with-reason"),
-    pytest.param(exceptions.TermExists(Taxonomy.CATEGORY, 12), 400,
-                 {"code": "term_exists", "message": "A term with the name provided already exists with this parent.",
-                  "data": {"status": 400, "term_id": 12}}, id="term-exists-category"),
-    pytest.param(exceptions.TermExists(Taxonomy.TAG, 13), 400,
-                 {"code": "term_exists", "message": "A term with the name provided already exists in this taxonomy.",
-                  "data": {"status": 400, "term_id": 13}}, id="term-exists-tag"),
-    pytest.param(exceptions.SlugTaken("jazz"), 400,
-                 {"code": "duplicate_term_slug", "message": "The slug “jazz” is already in use by another term.",
-                  "data": {"status": 400}}, id="slug-taken"),
-    pytest.param(exceptions.NotHierarchical(), 400,
-                 {"code": "rest_taxonomy_not_hierarchical", "message": "Can not set resource parent, taxonomy is not hierarchical.",
-                  "data": {"status": 400}}, id="not-hierarchical"),
-    pytest.param(exceptions.CouldNotWrite("event", exceptions.DELETE), 500,
-                 {"code": "could-not-delete-event", "message": "The event could not be moved to the trash.",
-                  "data": {"status": 500}}, id="could-not-delete-event"),
-    pytest.param(exceptions.CouldNotWrite("venue", exceptions.CREATE), 400,
-                 {"code": "could-not-create-venue", "message": "No venue could be created from the data given.",
-                  "data": {"status": 400}}, id="could-not-create-venue"),
-    pytest.param(exceptions.CouldNotWrite("organizer", exceptions.UPDATE), 400,
-                 {"code": "could-not-update-organizer", "message": "The organizer could not be updated.",
-                  "data": {"status": 400}}, id="could-not-update-organizer"),
-    pytest.param(exceptions.CouldNotWrite("venue", exceptions.DELETE), 500,
-                 {"code": "could-not-delete-venue", "message": "The venue could not be moved to the trash.",
-                  "data": {"status": 500}}, id="could-not-delete-venue"),
-    pytest.param(exceptions.CouldNotWrite("term", exceptions.DELETE), 500,
-                 {"code": "rest_cannot_delete", "message": "The term cannot be deleted.", "data": {"status": 500}},
-                 id="term-cannot-be-deleted"),
-    pytest.param(exceptions.DuplicateApplicationName("CLI"), 409,
-                 {"code": "application_password_duplicate_name", "message": "Each application name should be unique.",
-                  "data": {"status": 409}}, id="duplicate-application-name"),
-]
+
+def answer(code, message, status, **data):
+    return status, {"code": code, "message": message, "data": {"status": status, **data}}
 
 
-@pytest.mark.parametrize("error, status, body", CASES)
-def test_each_domain_refusal_has_the_contracts_code_status_and_data(error, status, body):
+CASES = {
+    "invalid-value": (exceptions.InvalidValue("start_date"), answer(
+        "rest_invalid_param", "Invalid parameter(s): start_date", 400, params={"start_date": "Invalid parameter."}, details=[])),
+    "invalid-value-with-reason": (exceptions.InvalidValue("image", "The image URL is not valid."), answer(
+        "rest_invalid_param", "Invalid parameter(s): image", 400, params={"image": "The image URL is not valid."}, details=[])),
+    "term-exists-category": (exceptions.TermExists(Taxonomy.CATEGORY, 12), answer(
+        "term_exists", "A term with the name provided already exists with this parent.", 400, term_id=12)),
+    "term-exists-tag": (exceptions.TermExists(Taxonomy.TAG, 13), answer(
+        "term_exists", "A term with the name provided already exists in this taxonomy.", 400, term_id=13)),
+    "slug-taken": (exceptions.SlugTaken("jazz"), answer(
+        "duplicate_term_slug", "The slug “jazz” is already in use by another term.", 400)),
+    "not-hierarchical": (exceptions.NotHierarchical(), answer(
+        "rest_taxonomy_not_hierarchical", "Can not set resource parent, taxonomy is not hierarchical.", 400)),
+    "could-not-delete-event": (exceptions.CouldNotWrite("event", exceptions.DELETE), answer(
+        "could-not-delete-event", "The event could not be moved to the trash.", 500)),
+    "could-not-create-venue": (exceptions.CouldNotWrite("venue", exceptions.CREATE), answer(
+        "could-not-create-venue", "No venue could be created from the data given.", 400)),
+    "could-not-update-organizer": (exceptions.CouldNotWrite("organizer", exceptions.UPDATE), answer(
+        "could-not-update-organizer", "The organizer could not be updated.", 400)),
+    "could-not-delete-venue": (exceptions.CouldNotWrite("venue", exceptions.DELETE), answer(
+        "could-not-delete-venue", "The venue could not be moved to the trash.", 500)),
+    "term-cannot-be-deleted": (exceptions.CouldNotWrite("term", exceptions.DELETE), answer(
+        "rest_cannot_delete", "The term cannot be deleted.", 500)),
+    "duplicate-application-name": (exceptions.DuplicateApplicationName("CLI"), answer(
+        "application_password_duplicate_name", "Each application name should be unique.", 409)),
+}
+
+
+@pytest.mark.parametrize("error, expected", list(CASES.values()), ids=list(CASES))
+def test_each_domain_refusal_has_the_contracts_code_status_and_data(error, expected):
     with translation.override("en"):
         refusal = from_domain(error, make_user("editor"))
-        assert (refusal.status, refusal.as_body()) == (status, body)
+        assert (refusal.status, refusal.as_body()) == expected
 
 
 @pytest.mark.parametrize("user, status", [(AnonymousUser(), 401), ("editor", 403)], ids=["anonymous", "signed-in"])
