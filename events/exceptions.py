@@ -1,14 +1,105 @@
-"""The calendar's own exceptions: what the domain raises, mapped to wire errors at each edge."""
+"""The calendar's refusals, named in the domain: models and services raise them, each way in shows them its own way.
+
+Each carries a human message (a lazily translated string, read in the language active when it is
+shown) and, where the refusal is about one field, that field's domain name in `field`. The API maps
+them to the contract's codes at its edge (events.api.errors); the admin shows them on its forms.
+"""
+from django.utils.translation import gettext_lazy as _
+
+CREATE, UPDATE, DELETE = "create", "update", "delete"
 
 
 class CalendarError(Exception):
-    """The base of every exception the calendar's domain raises."""
+    """A refusal of the calendar's rules; `message` says why, `field` names the field it is about, if one."""
+
+    message = ""
+    field = None
+
+    def __str__(self):
+        return str(self.message)
+
+
+class NotPermitted(CalendarError):
+    """The caller may not do this (name another author, say)."""
+
+    message = _("Sorry, you are not allowed to do that.")
 
 
 class InvalidValue(CalendarError):
-    """A value the calendar cannot take: `field` names it, `reason` (a message, or None) says why."""
+    """The value given for `field` cannot be used; `reason`, when given, says why."""
 
     def __init__(self, field, reason=None):
         super().__init__(field, reason)
         self.field = field
         self.reason = reason
+
+    @property
+    def message(self):
+        return self.reason or _("Invalid parameter.")
+
+
+class TermExists(CalendarError):
+    """A term of this name already exists at this level (`term_id`: the existing one)."""
+
+    field = "name"
+
+    def __init__(self, taxonomy, term_id):
+        from .models import Taxonomy  # models may raise these exceptions: imported when one is made
+
+        super().__init__(term_id)
+        self.taxonomy = taxonomy
+        self.term_id = term_id
+        if taxonomy == Taxonomy.CATEGORY:
+            self.message = _("A term with the name provided already exists with this parent.")
+        else:
+            self.message = _("A term with the name provided already exists in this taxonomy.")
+
+
+class SlugTaken(CalendarError):
+    """Another term of the taxonomy has this slug."""
+
+    field = "slug"
+
+    def __init__(self, slug):
+        super().__init__(slug)
+        self.slug = slug
+        self.message = _("The slug “%(slug)s” is already in use by another term.") % {"slug": slug}
+
+
+class NotHierarchical(CalendarError):
+    """A parent was given for a term of a taxonomy without levels (tags)."""
+
+    field = "parent"
+    message = _("Can not set resource parent, taxonomy is not hierarchical.")
+
+
+class CouldNotWrite(CalendarError):
+    """A record of `kind` (event, venue, organizer, term) could not be created, updated or deleted (`action`)."""
+
+    MESSAGES = {
+        ("event", DELETE): _("The event could not be moved to the trash."),
+        ("venue", CREATE): _("No venue could be created from the data given."),
+        ("venue", UPDATE): _("The venue could not be updated."),
+        ("venue", DELETE): _("The venue could not be moved to the trash."),
+        ("organizer", CREATE): _("No organizer could be created from the data given."),
+        ("organizer", UPDATE): _("The organizer could not be updated."),
+        ("organizer", DELETE): _("The organizer could not be moved to the trash."),
+        ("term", DELETE): _("The term cannot be deleted."),
+    }
+
+    def __init__(self, kind, action):
+        super().__init__(kind, action)
+        self.kind = kind
+        self.action = action
+        self.message = self.MESSAGES[kind, action]
+
+
+class DuplicateApplicationName(CalendarError):
+    """The user already has an application password of this name."""
+
+    field = "name"
+    message = _("Each application name should be unique.")
+
+    def __init__(self, name):
+        super().__init__(name)
+        self.name = name

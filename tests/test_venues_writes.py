@@ -398,6 +398,12 @@ def test_unknown_id_on_update_and_delete_is_400_for_everyone(api, as_role, clien
         assert response.status_code == 400
 
 
+def test_trashing_by_update_suffixes_the_slug_as_delete_does(editor, stored):
+    body = post_json(editor, f"/venues/{stored.pk}", {"status": "trash"}).json()
+    assert (body["status"], body["slug"]) == ("trash", "stored__trashed")
+    assert make_venue("Stored").slug == "stored"
+
+
 def test_restoring_from_the_trash_by_update_gives_the_slug_back(editor, stored):
     editor.delete(f"{API}/venues/{stored.pk}")
     body = post_json(editor, f"/venues/{stored.pk}", {"status": "draft"}).json()

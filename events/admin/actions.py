@@ -1,5 +1,5 @@
 """Bulk actions of the changelists: trash and restore touch the selected rows the user may edit,
-duplicate copies those the user may read."""
+duplicate copies those the user may read; each goes through the API's service for the kind."""
 from django.contrib import admin
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
@@ -7,11 +7,11 @@ from django.utils.translation import ngettext
 
 from .. import roles
 from ..models import PostKind, PostStatus
-from ..services.events import duplicate_event, trash_event
-from ..services.linked import trash_organizer, trash_venue
-from ..services.slugs import assign_post_slug
+from ..services.events import duplicate_event, restore_event, trash_event
+from ..services.linked import restore_organizer, restore_venue, trash_organizer, trash_venue
 
 TRASH = {PostKind.EVENT: trash_event, PostKind.VENUE: trash_venue, PostKind.ORGANIZER: trash_organizer}
+RESTORE = {PostKind.EVENT: restore_event, PostKind.VENUE: restore_venue, PostKind.ORGANIZER: restore_organizer}
 
 
 @admin.action(description=_("Move selected records to the trash"), permissions=["trash"])
@@ -32,9 +32,8 @@ def restore_from_trash(modeladmin, request, queryset):
     with transaction.atomic():
         for record in queryset.filter(status=PostStatus.TRASH):
             if roles.can_edit(request.user, record):
-                record.restore_from_trash()
-                assign_post_slug(record, record.slug)
-                record.save()
+                # The API's restore: the old slug made unique again under the same lock.
+                RESTORE[record.KIND](record, request.user)
                 restored += 1
     modeladmin.message_user(request, ngettext("%d record restored.", "%d records restored.", restored) % restored)
 

@@ -9,6 +9,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from .. import roles
+from ..exceptions import DuplicateApplicationName
 from ..models import ApplicationPassword
 from ..services import credentials
 
@@ -111,7 +112,7 @@ class ApplicationPasswordAdmin(admin.ModelAdmin):
             obj.user = request.user
         try:
             obj.issued_password = credentials.issue_application_password(obj)
-        except credentials.DuplicateApplicationName:
+        except DuplicateApplicationName:
             # Only a concurrent creation of the same name gets here; the form checked before.
             raise PermissionDenied(_("Each application name should be unique.")) from None
 

@@ -13,14 +13,16 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from .. import roles
-from ..cost import parse_cost_input
+from ..cost import CostInput, parse_cost_input
 from ..models import Category, Event, EventOrganizer, Tag, Taxonomy
-from ..services.schedule import set_event_times, site_zone_name, wall_clock
+from ..services.events import FLAGS, create_event, update_event
+from ..services.schedule import site_zone_name, wall_clock
 from .actions import duplicate_as_draft
 from .filters import AuthorListFilter, CategoryListFilter, EventTimeListFilter
 from .linked import give_awaiting_records_the_event_status
 from .posts import PostAdmin, PostAdminForm, translated
 from .widgets import TaxonomyAutocomplete, TermChoiceField, WallClockField, zone_choices
+from .writes import given
 
 
 class EventAdminForm(PostAdminForm):
@@ -111,6 +113,20 @@ class EventOrganizerInline(SortableTabularInline):
 
     def has_delete_permission(self, request, obj=None):
         return self.has_add_permission(request, obj)
+
+
+def linked_organizers(formsets):
+    """The organizers the inline rows name, in the order they were dragged into, without deleted rows."""
+    rows = []
+    for formset in formsets:
+        if formset.model is not EventOrganizer:
+            continue
+        deleted = formset.deleted_forms if formset.can_delete else []
+        for index, form in enumerate(formset.forms):
+            organizer = form.cleaned_data.get("organizer")
+            if organizer is not None and form not in deleted:
+                rows.append((form.cleaned_data.get("position") or 0, index, organizer))
+    return [organizer for _position, _index, organizer in sorted(rows, key=lambda row: row[:2])]
 
 
 def format_wall_clock(moment, all_day):
@@ -229,18 +245,41 @@ class EventAdmin(SortableAdminBase, PostAdmin):
     def cost_text(self, event):
         return "\n".join(event.cost or []) or self.get_empty_value_display()
 
-    def save_model(self, request, obj, form, change):
-        data = form.cleaned_data
-        set_event_times(obj, data["start"], data["end"], data.get("timezone_name") or "", data.get("all_day"))
-        if "cost_text" in form.changed_data or not change:
-            cost = parse_cost_input(data.get("cost_text") or [])
-            obj.cost = cost.values
-            if cost.currency_symbol:
-                obj.currency_symbol, obj.currency_position = cost.currency_symbol, cost.currency_position
-        super().save_model(request, obj, form, change)
+    same_named_fields = (*PostAdmin.same_named_fields, *FLAGS, "all_day", "venue", "post_parent", "currency_code")
+    refusal_fields = {"start_date": "start", "end_date": "end", "timezone": "timezone_name", "date_utc": "date", "cost": "cost_text"}
 
-    def save_related(self, request, form, formsets, change):
-        super().save_related(request, form, formsets, change)
+    def written_fields(self, form, creating, formsets=()):
+        fields = super().written_fields(form, creating)
         data = form.cleaned_data
-        form.instance.terms.set([*data.get("categories", []), *data.get("tags", [])])
-        give_awaiting_records_the_event_status(request, form.instance)
+        if given(form, creating, "start", "end"):
+            # The service moves an event only when both ends are given.
+            fields["start_date"], fields["end_date"] = data["start"], data["end"]
+        if given(form, creating, "timezone_name"):
+            fields["timezone"] = data["timezone_name"]
+        if given(form, creating, "cost_text", "currency_symbol", "currency_position"):
+            fields["cost"] = self.cost(form, creating)
+        for name in ("categories", "tags"):
+            if given(form, creating, name):
+                fields[name] = list(data[name])
+        if creating or any(formset.has_changed() for formset in formsets):
+            fields["organizer"] = linked_organizers(formsets)
+        return fields
+
+    @staticmethod
+    def cost(form, creating):
+        """The cost typed, one value per line; a currency sign newly typed in it sets the symbol and
+        its position, which the currency fields set otherwise."""
+        data = form.cleaned_data
+        typed = parse_cost_input(data.get("cost_text") or [])
+        if typed.currency_symbol and (creating or "cost_text" in form.changed_data):
+            return typed
+        return CostInput(values=typed.values, currency_symbol=data.get("currency_symbol") or "",
+                         currency_position=data.get("currency_position") or "")
+
+    def save_record(self, request, record, form, formsets, creating):
+        fields = self.written_fields(form, creating, formsets)
+        if creating:
+            create_event(request.user, fields, event=record)
+        else:
+            update_event(record, request.user, fields)
+        give_awaiting_records_the_event_status(request, record)

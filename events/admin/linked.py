@@ -2,16 +2,16 @@
 from django import forms
 from django.contrib.admin.options import IS_POPUP_VAR
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
 from .. import roles
-from ..models import PostStatus
-from ..services.linked import readable_namesakes
-from ..services.slugs import assign_post_slug
+from ..models import PostKind, PostStatus
+from ..services.linked import readable_namesakes, save_organizer, save_venue
 from ..text import sanitize_text_field
 from .posts import LANGUAGE_SUFFIXES, PostAdmin, PostAdminForm
+
+SAVE = {PostKind.VENUE: save_venue, PostKind.ORGANIZER: save_organizer}
 
 # The venues and organizers this browser session made from an event form's popup and that wait for
 # that event's save to take its status: (kind, pk) pairs.
@@ -79,11 +79,20 @@ class LinkedRecordAdmin(PostAdmin):
         form = super().get_form(request, obj, **kwargs)
         return type(form.__name__, (form,), {"user": request.user})
 
-    def save_model(self, request, obj, form, change):
-        super().save_model(request, obj, form, change)
-        if not change and self.is_popup(request):
+    refusal_fields = {"venue": "title", "organizer": "title"}
+
+    def written_fields(self, form, creating):
+        fields = super().written_fields(form, creating)
+        if creating and "status" not in form.fields:
+            # Made from an event's popup: a draft until that event is saved (give_awaiting_records_the_event_status).
+            fields["status"] = PostStatus.DRAFT
+        return fields
+
+    def save_record(self, request, record, form, formsets, creating):
+        SAVE[self.kind](self.written_fields(form, creating), request.user, instance=record)
+        if creating and self.is_popup(request):
             awaiting = request.session.get(AWAITING_EVENT, [])
-            request.session[AWAITING_EVENT] = [*awaiting, [obj.KIND, obj.pk]]
+            request.session[AWAITING_EVENT] = [*awaiting, [record.KIND, record.pk]]
 
 
 def give_awaiting_records_the_event_status(request, event):
@@ -94,18 +103,12 @@ def give_awaiting_records_the_event_status(request, event):
         return
     linked = [event.venue] if event.venue_id else []
     linked += [link.organizer for link in event.organizer_links.select_related("organizer")]
-    now = timezone.now()
     settled = set()
     for record in linked:
         key = (record.KIND, record.pk)
-        if key not in awaiting or not roles.can_edit(request.user, record):
+        if key not in awaiting or not roles.can_edit(request.user, record) or event.status == PostStatus.TRASH:
             continue
-        status = roles.scheduled_status(roles.scaled_status(request.user, record.KIND, event.status), record.date, now)
-        if status == PostStatus.TRASH:
-            continue
-        record.status = status
-        assign_post_slug(record)
-        record.save()
-        if status in PostStatus.published_states() or status == PostStatus.PRIVATE:
+        SAVE[record.KIND]({"status": event.status}, request.user, instance=record)
+        if record.status in PostStatus.published_states() or record.status == PostStatus.PRIVATE:
             settled.add(key)
     request.session[AWAITING_EVENT] = [list(pair) for pair in awaiting if pair not in settled]

@@ -12,6 +12,9 @@ class OrganizerAdmin(LinkedRecordAdmin):
     list_display = ("title", "email", "phone", "website", "status", "author")
     search_fields = (*LinkedRecordAdmin.search_fields, "email")
     autocomplete_fields = ("image",)
+    # The service names an organizer's title after the kind, as the API does; it sanitises the texts.
+    title_field = "organizer"
+    same_named_fields = (*LinkedRecordAdmin.same_named_fields, "email", "phone")
     fieldsets = (
         (None, {"fields": (*translated("title"), "slug")}),
         (_("Contact"), {"fields": ("email", "phone", "website")}),

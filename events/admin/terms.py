@@ -10,9 +10,9 @@ from modeltranslation.admin import TranslationAdmin
 from .. import roles
 from ..models import Category, Event, Tag, Taxonomy, Term
 from ..services import terms as term_service
-from ..services.slugs import assign_term_slug
 from ..text import sanitize_title
 from .posts import LANGUAGE_SUFFIXES, TranslationTabs, translated
+from .writes import ServiceWrites, given, translated_given, translations
 
 
 class TermAdminForm(forms.ModelForm):
@@ -33,17 +33,13 @@ class TermAdminForm(forms.ModelForm):
 
     def clean(self):
         data = super().clean()
-        for suffix in LANGUAGE_SUFFIXES:
-            field = f"name_{suffix}"
-            if data.get(field):
-                data[field] = term_service.sanitize_term_name(data[field])
         term = self.instance
         parent = data.get("parent")
         if parent is not None and term.pk is not None and term_service.would_loop(term, parent):
             self.add_error("parent", _("A category cannot be placed under itself or one of its subcategories."))
         taxonomy = self._meta.model.TAXONOMY
         for suffix in LANGUAGE_SUFFIXES:
-            name = data.get(f"name_{suffix}")
+            name = term_service.sanitize_term_name(data.get(f"name_{suffix}") or "")
             if not name:
                 continue
             # A name names one term whatever the reader's language (as the API's duplicate check).
@@ -62,7 +58,7 @@ class TermAdminForm(forms.ModelForm):
         return data
 
 
-class TermAdminBase(TranslationTabs, TranslationAdmin):
+class TermAdminBase(ServiceWrites, TranslationTabs, TranslationAdmin):
     form = TermAdminForm
     capability = None
     search_fields = ("name_en", "name_zh_hans", "name_zh_hant", "slug")
@@ -84,13 +80,20 @@ class TermAdminBase(TranslationTabs, TranslationAdmin):
     def has_delete_permission(self, request, obj=None):
         return roles.has_capability(request.user, self.capability)
 
-    def save_model(self, request, obj, form, change):
-        requested = form.cleaned_data.get("slug") or None
-        if change and requested:
-            obj.slug = sanitize_title(requested)
+    def save_record(self, request, term, form, formsets, creating):
+        """Through the API's term service: names stored as WordPress stores them, the slug made or checked."""
+        data, fields = form.cleaned_data, {}
+        for field in ("name", "description"):
+            if translated_given(form, creating, field):
+                fields[field] = translations(form, field)
+        for name in ("slug", "parent"):
+            if given(form, creating, name):
+                fields[name] = data[name]
+        if creating:
+            fields["slug"] = fields.get("slug") or None
+            term_service.create_term(self.model.TAXONOMY, term=term, **fields)
         else:
-            assign_term_slug(obj, requested)
-        super().save_model(request, obj, form, change)
+            term_service.update_term(term, **fields)
 
     def delete_model(self, request, obj):
         term_service.delete_term(obj)

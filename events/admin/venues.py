@@ -12,6 +12,10 @@ class VenueAdmin(LinkedRecordAdmin):
     list_display = ("title", "city", "country", "has_coordinates", "status", "author")
     list_filter = ("status", "country")
     autocomplete_fields = ("image",)
+    # The service names a venue's title after the kind, as the API does; it sanitises the texts.
+    title_field = "venue"
+    same_named_fields = (*LinkedRecordAdmin.same_named_fields, "address", "city", "zip", "state", "province", "country",
+                         "geo_lat", "geo_lng", "phone", "show_map", "show_map_link")
     fieldsets = (
         (None, {"fields": (*translated("title"), "slug")}),
         (_("Address"), {"fields": ("address", ("city", "zip"), ("state", "province"), "country", ("geo_lat", "geo_lng"))}),
@@ -25,7 +29,3 @@ class VenueAdmin(LinkedRecordAdmin):
     @admin.display(description=_("coordinates"), boolean=True)
     def has_coordinates(self, venue):
         return venue.has_coordinates
-
-    def save_model(self, request, obj, form, change):
-        obj.stateprovince = Venue.derive_stateprovince(obj.state, obj.province, obj.country)
-        super().save_model(request, obj, form, change)

@@ -1,4 +1,7 @@
-"""The one error path: every refusal is an ApiError, rendered as {"code", "message", "data": {"status"}}."""
+"""The one error path: every refusal is an ApiError, rendered as {"code", "message", "data": {"status"}}.
+
+Domain refusals (events.exceptions) become ApiErrors here, in from_domain(), at the edge of the API.
+"""
 import logging
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
@@ -7,6 +10,8 @@ from django.http import Http404
 from django.utils.translation import gettext_lazy as _
 from rest_framework import exceptions as drf_exceptions
 from rest_framework.response import Response
+
+from .. import exceptions
 
 logger = logging.getLogger("events.api")
 # What a database that is down, unreachable, restarting or past its statement timeout raises.
@@ -99,6 +104,40 @@ def forbidden(user):
     return ApiError("rest_forbidden", _("Sorry, you are not allowed to do that."), status)
 
 
+# The contract's code and status of each domain refusal whose body carries no more than its message.
+DOMAIN_CODES = {
+    exceptions.SlugTaken: ("duplicate_term_slug", 400),
+    exceptions.NotHierarchical: ("rest_taxonomy_not_hierarchical", 400),
+    exceptions.DuplicateApplicationName: ("application_password_duplicate_name", 409),
+}
+# The plugin's codes of records it could not write: 400 when it refused the data, 500 when the trash failed.
+WRITE_FAILURES = {
+    ("event", exceptions.DELETE): ("could-not-delete-event", 500),
+    ("venue", exceptions.CREATE): ("could-not-create-venue", 400),
+    ("venue", exceptions.UPDATE): ("could-not-update-venue", 400),
+    ("venue", exceptions.DELETE): ("could-not-delete-venue", 500),
+    ("organizer", exceptions.CREATE): ("could-not-create-organizer", 400),
+    ("organizer", exceptions.UPDATE): ("could-not-update-organizer", 400),
+    ("organizer", exceptions.DELETE): ("could-not-delete-organizer", 500),
+    ("term", exceptions.DELETE): ("rest_cannot_delete", 500),
+}
+
+
+def from_domain(error, user):
+    """The contract's refusal for a domain exception raised while serving `user`."""
+    if isinstance(error, exceptions.NotPermitted):
+        return forbidden(user)
+    if isinstance(error, exceptions.InvalidValue):
+        return invalid_param(error.field, error.reason)
+    if isinstance(error, exceptions.TermExists):
+        return ApiError("term_exists", error.message, 400, term_id=error.term_id)
+    if isinstance(error, exceptions.CouldNotWrite):
+        code, status = WRITE_FAILURES[error.kind, error.action]
+        return ApiError(code, error.message, status)
+    code, status = DOMAIN_CODES[type(error)]
+    return ApiError(code, error.message, status)
+
+
 # Seconds a client is asked to wait when a service the calendar needs fails: long enough for a
 # restart or failover.
 RETRY_AFTER = 5
@@ -143,6 +182,8 @@ def exception_handler(exc, context):
         return exc.as_response()
     request = context.get("request") if context else None
     user = getattr(request, "user", None) if request is not None else None
+    if isinstance(exc, exceptions.CalendarError):
+        return from_domain(exc, user).as_response()
     if isinstance(exc, drf_exceptions.AuthenticationFailed):
         return ApiError("incorrect_password", _("The password you entered is incorrect."), 401).as_response()
     if isinstance(exc, (drf_exceptions.NotAuthenticated, drf_exceptions.PermissionDenied, DjangoPermissionDenied)):

@@ -12,8 +12,6 @@ from django.http.multipartparser import MultiPartParserError
 
 from . import errors
 from ..queries.syntax import MAX_NESTING, parse_php_pairs, parse_query_string
-# Read from here by events.services.terms.
-from ..queries.syntax import split_list  # noqa: F401
 
 BODY_METHODS = {"POST", "PUT", "PATCH", "DELETE"}
 

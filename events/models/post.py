@@ -84,9 +84,3 @@ class Post(SharedIdModel):
         if self.slug and not self.slug.endswith(TRASHED_SLUG_SUFFIX):
             self.slug = f"{self.slug}{TRASHED_SLUG_SUFFIX}"
         self.status = PostStatus.TRASH
-
-    def restore_from_trash(self):
-        self.status = self.status_before_trash or PostStatus.DRAFT
-        self.slug = self.slug_before_trash or self.slug.removesuffix(TRASHED_SLUG_SUFFIX)
-        self.status_before_trash = ""
-        self.slug_before_trash = ""

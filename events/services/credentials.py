@@ -21,6 +21,7 @@ from django.utils import timezone
 from django.utils.crypto import constant_time_compare, salted_hmac
 
 from ..conf import events_settings
+from ..exceptions import DuplicateApplicationName
 from ..memory import RecentValues
 from ..models import ApplicationPassword
 
@@ -33,10 +34,6 @@ _APP_PASSWORD_SALT = "events.application-password"
 _LOGIN_MEMORY_SALT = "events.remembered-login-password"
 # WordPress records an application password's use at most once a day, so a read stays a read.
 USAGE_RECORD_INTERVAL = dt.timedelta(days=1)
-
-
-class DuplicateApplicationName(Exception):
-    """The user already has an application password of that name (WordPress refuses it with 409)."""
 
 
 # --- application passwords -----------------------------------------------------------------------

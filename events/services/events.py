@@ -1,58 +1,56 @@
 """Event writes (events.md §4-§6): an event with its image, venue, organizers and terms, in one transaction.
 
-Shared by the API and the admin. Fields are keyed by API parameter name and hold validated
-values (events.api.serializers.event_write); only the fields given change.
+Shared by the API and the admin. Fields are keyed by their domain names (the API's parameter
+names where they are the same) and hold validated values: what events.api.serializers.event_write
+makes of a request, or what the admin's form cleaned (`title` and the other texts may then be
+{language: text}, times datetimes, the venue and organizers records); only the fields given change.
 """
 import datetime as dt
 
 from django.db import DatabaseError, transaction
 from django.utils import timezone
-from django.utils.translation import get_language
-from django.utils.translation import gettext_lazy as _
-from modeltranslation.utils import build_localized_fieldname
 
-from .. import dates, roles
-from ..api import errors
-from .. import changes
+from .. import changes, dates
 from ..cost import CostInput
-from ..models import Event, EventOrganizer, Organizer, PostKind, PostStatus, Taxonomy, Venue
-from ..text import sanitize_title
-from . import linked
-from .images import ImageImportError, delete_files, import_image_from_url
-from ..kses import filter_post_html, filter_title_html
+from ..exceptions import CREATE, DELETE, CouldNotWrite, InvalidValue
+from ..models import Event, EventOrganizer, Organizer, PostStatus, Taxonomy, Venue
 from ..numbers import is_ascii_digits
-from .locks import lock_until_commit
+from . import linked, posts
+from .images import delete_files
 from .schedule import apply_publication_date, set_event_times, site_zone_name, wall_clock, zone_for
-from .slugs import UNSLUGGED_STATUSES, assign_post_slug, unique_slug
 from .terms import recount_terms, resolve_terms
 
 CURRENCY_SYMBOL_MAX_LENGTH = Event._meta.get_field("currency_symbol").max_length
 FLAGS = ("show_map", "show_map_link", "hide_from_listings", "sticky", "featured")
+# Stored as given: fields only the admin edits.
+PLAIN_FIELDS = (*posts.PLAIN_FIELDS, "post_parent", "currency_code")
 
 
 class SeveralVenues(tuple):
     """More than one venue for one event: the plugin validates such a list, then cannot link it."""
 
 
-def could_not_delete_event():
-    return errors.ApiError("could-not-delete-event", _("The event could not be moved to the trash."), 500)
-
-
-def could_not_create_venue():
-    return errors.ApiError("could-not-create-venue", _("No venue could be created from the data given."), 400)
-
-
 # --- the public entry points --------------------------------------------------------------------
 
 
-def create_event(user, fields):
-    """A new event from `fields` (title, start_date and end_date required); the caller's defaults fill the rest."""
-    return _save(Event(), user, fields, creating=True)
+def create_event(user, fields, event=None):
+    """A new event from `fields` (title, start_date and end_date required); the caller's defaults fill the rest.
+
+    `event`, an unsaved Event, is the one to fill instead of a new one (the admin's form instance,
+    which the form's organizer rows already point at).
+    """
+    return _save(event if event is not None else Event(), user, fields, creating=True)
 
 
 def update_event(event, user, fields):
     """Change only the `fields` given (the Recommended column of events.md §5)."""
     return _save(event, user, fields, creating=False)
+
+
+def restore_event(event, user):
+    """Out of the trash, to the status it had (a draft if none is known), as an update asking for
+    that status would: scaled to `user`'s rights, scheduled, the old slug made unique again."""
+    return update_event(event, user, {"status": event.status_before_trash or PostStatus.DRAFT})
 
 
 def trash_event(event):
@@ -63,7 +61,7 @@ def trash_event(event):
             event.save()
             changes.finished()
     except DatabaseError as error:
-        raise could_not_delete_event() from error
+        raise CouldNotWrite("event", DELETE) from error
     return event
 
 
@@ -94,9 +92,9 @@ def duplicate_event(event, user):
 
 
 def _save(event, user, fields, creating):
-    _check_author(user, fields, event, creating)
+    posts.check_author(event, user, fields, creating)
     if isinstance(fields.get("venue"), SeveralVenues):
-        raise could_not_create_venue()
+        raise CouldNotWrite("venue", CREATE)
     imported = []
     try:
         with transaction.atomic():
@@ -112,19 +110,9 @@ def _save(event, user, fields, creating):
 
 def _write(event, user, fields, creating, imported):
     now = timezone.now()
-    if creating:
-        event.author_id = _caller_id(user)
-    if "author" in fields:
-        event.author_id = fields["author"]
-    unfiltered = roles.may_write_unfiltered_html(user)
+    posts.apply_author(event, user, fields, creating)
     for name in ("title", "description", "excerpt"):
-        if name in fields:
-            value = fields[name]
-            if not unfiltered:
-                value = filter_title_html(value) if name == "title" else filter_post_html(value)
-            _write_translated(event, name, value, creating)
-        elif creating:
-            _write_translated(event, name, "", creating)
+        posts.write_html_text(event, user, fields, name, creating)
     _apply_schedule(event, fields, creating, now)
     _apply_cost(event, fields)
     _apply_website(event, fields, creating)
@@ -134,45 +122,23 @@ def _write(event, user, fields, creating, imported):
         elif creating:
             # A REST-created event stores false for the map flags unless true is sent (events.md §4.1).
             setattr(event, name, False)
+    posts.apply_plain_fields(event, fields, PLAIN_FIELDS)
     apply_publication_date(event, fields, now)
-    _apply_image(event, fields, user, imported)
+    posts.apply_image(event, fields, user, imported)
     if "venue" in fields:
         event.venue = _resolve_venue(fields["venue"], user, imported)
     organizers = _resolve_organizers(fields["organizer"], user, imported) if "organizer" in fields else None
-    _apply_status(event, fields, user, creating, now)
-    _apply_slug(event, fields, creating)
+    # An event write that names neither the status nor the date keeps its status as it is.
+    rescheduling = creating or any(name in fields for name in ("status", "date", "date_utc"))
+    posts.apply_status(event, user, fields, creating, now, reschedule=rescheduling)
+    posts.apply_slug(event, fields)
     event.save()
-    if not event.slug and event.status not in (*UNSLUGGED_STATUSES, PostStatus.TRASH):
-        # A title with nothing sluggable in it: WordPress falls back to the post ID.
-        event.slug = unique_slug(str(event.pk), lambda slug: Event.objects.filter(slug=slug).exclude(pk=event.pk).exists())
-        event.save(update_fields=["slug"])
+    posts.slug_from_id_if_none(event)
     if organizers is not None:
         _link_organizers(event, organizers, creating)
     for name, taxonomy in (("categories", Taxonomy.CATEGORY), ("tags", Taxonomy.TAG)):
         if name in fields:
             _link_terms(event, resolve_terms(fields[name], taxonomy), taxonomy, creating)
-
-
-def _caller_id(user):
-    return user.pk if user is not None and user.is_authenticated else None
-
-
-def _check_author(user, fields, event, creating):
-    """Only callers who may edit others' events may make someone else the author (auth.md §3.1, Recommended)."""
-    if "author" not in fields:
-        return
-    author_id = fields["author"]
-    unchanged = not creating and author_id == event.author_id
-    if author_id != _caller_id(user) and not unchanged and not roles.has_right(user, PostKind.EVENT, roles.EDIT_OTHERS):
-        raise errors.forbidden(user)
-
-
-def _write_translated(event, field, value, creating):
-    """Write the active language; the first write also fills English so every language can fall back to it."""
-    setattr(event, build_localized_fieldname(field, get_language() or "en"), value)
-    english = build_localized_fieldname(field, "en")
-    if creating and not getattr(event, english):
-        setattr(event, english, value)
 
 
 # --- time -----------------------------------------------------------------------------------------
@@ -189,9 +155,12 @@ def _is_epoch(value):
 def _wall_clock(name, value, zone, now):
     """A start/end input as a naive wall-clock time of the event zone.
 
-    Epoch seconds become their UTC wall clock, then count as local time (source quirk, events.md
-    §4.1); an input with its own offset names an instant, shown on the event's clock.
+    A naive datetime is that wall clock already, an aware one an instant shown on the event's
+    clock. Epoch seconds become their UTC wall clock, then count as local time (source quirk,
+    events.md §4.1); an input with its own offset names an instant, shown on the event's clock.
     """
+    if isinstance(value, dt.datetime):
+        return value.replace(tzinfo=None) if value.tzinfo is None else value.astimezone(zone).replace(tzinfo=None)
     try:
         parsed = dates.parse_date_input(value, zone, now)
         if _is_epoch(value):
@@ -200,7 +169,7 @@ def _wall_clock(name, value, zone, now):
             return parsed.local.astimezone(zone).replace(tzinfo=None)
         return parsed.local.replace(tzinfo=None)
     except (ValueError, OverflowError) as error:
-        raise errors.invalid_param(name) from error
+        raise InvalidValue(name) from error
 
 
 def _apply_schedule(event, fields, creating, now):
@@ -229,62 +198,8 @@ def _apply_schedule(event, fields, creating, now):
         try:
             wall.replace(tzinfo=zone).astimezone(dt.UTC)
         except (ValueError, OverflowError) as error:
-            raise errors.invalid_param(name if moving else "timezone" if zone_name is not None else "all_day") from error
+            raise InvalidValue(name if moving else "timezone" if zone_name is not None else "all_day") from error
     set_event_times(event, start, end, zone_name, all_day)
-
-
-# --- status and slug ----------------------------------------------------------------------------
-
-
-def _apply_status(event, fields, user, creating, now):
-    """events.md §4.1: scaled by role; `publish` and `future` follow the publication date."""
-    if "status" in fields:
-        status = roles.scaled_status(user, PostKind.EVENT, fields["status"])
-    elif creating:
-        status = roles.default_status(user, PostKind.EVENT)
-    else:
-        status = event.status
-    if creating or "status" in fields or "date" in fields or "date_utc" in fields:
-        status = roles.scheduled_status(status, event.date, now)
-    was_trashed = not creating and event.status == PostStatus.TRASH
-    if status == PostStatus.TRASH and not was_trashed:
-        event.move_to_trash()
-        return
-    if was_trashed and status != PostStatus.TRASH:
-        _restore_slug(event, status)
-        event.status_before_trash = ""
-    event.status = status
-
-
-def _restore_slug(event, status):
-    """Leaving the trash gives the event its old slug back, made unique again (WordPress convention)."""
-    wanted = event.slug_before_trash or event.slug.removesuffix("__trashed")
-    event.slug_before_trash = ""
-    if status in UNSLUGGED_STATUSES and not wanted:
-        event.slug = ""
-        return
-    _lock_slug(wanted)
-    event.slug = unique_slug(wanted, lambda slug: Event.objects.filter(slug=slug).exclude(pk=event.pk).exists())
-
-
-def _apply_slug(event, fields, creating):
-    """README §6: explicit slugs are sanitised (and made unique unless the event is a draft); drafts wait for one."""
-    if event.status == PostStatus.TRASH:
-        return
-    requested = fields.get("slug")
-    if requested is None and event.slug:
-        return
-    _lock_slug(sanitize_title(requested if requested is not None else (event.title_en or event.title or "")))
-    assign_post_slug(event, requested)
-
-
-def _lock_slug(base):
-    """Serialise slug choice per base slug until commit, so concurrent writes of one title get -2, -3...
-
-    Event slugs carry no unique constraint (drafts may share explicit slugs).
-    """
-    if base:
-        lock_until_commit("tribe_events", base)
 
 
 # --- attributes ---------------------------------------------------------------------------------
@@ -306,23 +221,6 @@ def _apply_website(event, fields, creating):
         event.website = None if creating and not website else website
     elif creating:
         event.website = None
-
-
-def _apply_image(event, fields, user, imported):
-    if "image" not in fields:
-        return
-    choice = fields["image"]
-    if choice is None or choice.removes:
-        event.image = None
-    elif choice.attachment is not None:
-        event.image = choice.attachment
-    else:
-        try:
-            attachment = import_image_from_url(choice.import_url, user)
-        except ImageImportError as error:
-            raise errors.invalid_param("image", error.reason) from error
-        imported.append(attachment)
-        event.image = attachment
 
 
 # --- linked records -----------------------------------------------------------------------------

@@ -9,6 +9,7 @@ import urllib.error
 import urllib.parse
 import urllib.request
 import warnings
+from dataclasses import dataclass
 from io import BytesIO
 
 from django.conf import settings
@@ -42,6 +43,19 @@ ACCEPTED_CONTENT_TYPES = set(MIME_TYPES.values()) | {"image/jpg", "application/o
 JPEG_QUALITY = 82
 CHUNK_BYTES = 64 * 1024
 MAX_REDIRECTS = 5
+
+
+@dataclass(frozen=True)
+class ImageChoice:
+    """The image a write gives a record: an existing attachment, a URL to import when saving, or
+    neither (remove the image)."""
+
+    attachment: object = None
+    import_url: str = ""
+
+    @property
+    def removes(self):
+        return self.attachment is None and not self.import_url
 
 
 class ImageImportError(Exception):

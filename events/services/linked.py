@@ -1,25 +1,23 @@
 """Venue and organizer writes (venues-organizers.md §4-§6), shared by their routes and nested event writes."""
-import datetime as dt
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from django.db import DatabaseError, transaction
 from django.db.models import Q
 from django.utils import timezone
-from django.utils.translation import gettext_lazy as _
 from modeltranslation.settings import AVAILABLE_LANGUAGES
 from modeltranslation.utils import build_localized_fieldname
 
-from .. import dates, roles
-from ..api import errors
-from .. import changes
+from .. import changes, roles
 from ..conf import events_settings
-from ..kses import filter_post_html
+from ..exceptions import CREATE, DELETE, UPDATE, CouldNotWrite, InvalidValue
 from ..models import Event, EventOrganizer, Organizer, PostKind, PostStatus, Venue
 from ..text import sanitize_text_field
-from .images import ImageImportError, delete_files, import_image_from_url
+from . import posts
+from .images import delete_files
+from .languages import write_translated
 from .locks import lock_until_commit
 from .schedule import apply_publication_date
-from .slugs import assign_post_slug, unique_slug
 
 @dataclass(frozen=True)
 class LinkedKind:
@@ -30,9 +28,6 @@ class LinkedKind:
     name_key: str
     # Stored as sanitised plain text; empty clears them.
     text_fields: tuple
-    could_not_create: tuple
-    could_not_update: tuple
-    could_not_delete: tuple
 
 
 VENUE = LinkedKind(
@@ -40,26 +35,15 @@ VENUE = LinkedKind(
     model=Venue,
     name_key="venue",
     text_fields=("address", "city", "country", "province", "state", "zip", "phone"),
-    could_not_create=("could-not-create-venue", _("No venue could be created from the data given.")),
-    could_not_update=("could-not-update-venue", _("The venue could not be updated.")),
-    could_not_delete=("could-not-delete-venue", _("The venue could not be moved to the trash.")),
 )
 ORGANIZER = LinkedKind(
     kind=PostKind.ORGANIZER,
     model=Organizer,
     name_key="organizer",
     text_fields=("phone", "email"),
-    could_not_create=("could-not-create-organizer", _("No organizer could be created from the data given.")),
-    could_not_update=("could-not-update-organizer", _("The organizer could not be updated.")),
-    could_not_delete=("could-not-delete-organizer", _("The organizer could not be moved to the trash.")),
 )
 # Which fields re-derive a venue's stateprovince when they change (the Recommended rule of §5).
 STATEPROVINCE_SOURCES = ("state", "province", "country")
-
-
-def _error(code_and_message, status):
-    code, message = code_and_message
-    return errors.ApiError(code, message, status)
 
 
 # --- the public entry points --------------------------------------------------------------------
@@ -68,7 +52,10 @@ def _error(code_and_message, status):
 def save_venue(fields, user, *, instance=None, imported=None):
     """Create a venue (or reuse a duplicate, §4.3), or update `instance` with only the `fields` given.
 
-    `fields` maps API parameter names to validated values (events.api.serializers.linked_params).
+    `fields` maps domain names (the API's parameter names, `venue` for the name) to validated
+    values: what events.api.serializers.linked_params makes of a request, or what the admin's form
+    cleaned (the name, description and excerpt may then be {language: text}). An unsaved
+    `instance` is created as it is, never swapped for a namesake: the admin asks its user first.
     `imported`, a list, receives the attachment of an image this write imported, so that an
     enclosing write (an event with a nested venue) can delete its files if it fails later.
     """
@@ -78,6 +65,20 @@ def save_venue(fields, user, *, instance=None, imported=None):
 def save_organizer(fields, user, *, instance=None, imported=None):
     """Create an organizer (or reuse a duplicate, §4.3), or update `instance` with only the `fields` given."""
     return _save(ORGANIZER, fields, user, instance, imported)
+
+
+def restore_venue(venue, user):
+    """Out of the trash, to the status it had, as an update asking for that status would."""
+    return save_venue({"status": _status_before_trash(venue)}, user, instance=venue)
+
+
+def restore_organizer(organizer, user):
+    """Out of the trash, to the status it had, as an update asking for that status would."""
+    return save_organizer({"status": _status_before_trash(organizer)}, user, instance=organizer)
+
+
+def _status_before_trash(record):
+    return record.status_before_trash or PostStatus.DRAFT
 
 
 def trash_venue(venue):
@@ -94,7 +95,7 @@ def trash_organizer(organizer):
 
 
 def _save(spec, fields, user, instance, imported):
-    failure = spec.could_not_update if instance is not None else spec.could_not_create
+    action = CREATE if instance is None or instance._state.adding else UPDATE
     imported_here = []
     try:
         with transaction.atomic():
@@ -105,7 +106,7 @@ def _save(spec, fields, user, instance, imported):
         for attachment in imported_here:
             delete_files(attachment)
         if isinstance(error, DatabaseError):
-            raise _error(failure, 400) from error
+            raise CouldNotWrite(spec.model._meta.model_name, action) from error
         raise
     if imported is not None:
         imported.extend(imported_here)
@@ -113,9 +114,9 @@ def _save(spec, fields, user, instance, imported):
 
 
 def _write(spec, fields, user, instance, imported):
-    creating = instance is None
+    creating = instance is None or instance._state.adding
     record = instance
-    if creating:
+    if instance is None:
         name = clean_name(spec, fields[spec.name_key])
         record = find_duplicate(spec, name, fields.get("description"), user)
         if record is not None:
@@ -125,18 +126,15 @@ def _write(spec, fields, user, instance, imported):
             creating = False
         else:
             record = spec.model()
-            _write_translated(record, "title", name, creating=True)
+            write_translated(record, "title", name, creating=True)
     elif spec.name_key in fields:
-        _write_translated(record, "title", clean_name(spec, fields[spec.name_key]), creating=False)
+        write_translated(record, "title", clean_name(spec, fields[spec.name_key]), creating)
 
-    _apply_author(spec, record, fields, user, creating)
-    if "description" in fields:
-        description = fields["description"] or ""
-        if not roles.may_write_unfiltered_html(user):
-            description = filter_post_html(description)
-        _write_translated(record, "description", description, creating=creating)
-    elif creating:
-        _write_translated(record, "description", "", creating=True)
+    posts.check_author(record, user, fields, creating)
+    posts.apply_author(record, user, fields, creating)
+    for name in ("description", "excerpt"):
+        posts.write_html_text(record, user, fields, name, creating)
+    posts.apply_plain_fields(record, fields)
     for name in spec.text_fields:
         if name in fields:
             setattr(record, name, sanitize_text_field(fields[name] or ""))
@@ -147,25 +145,28 @@ def _write(spec, fields, user, instance, imported):
     # One clock for the whole write, so a date "+1 minute" is exactly one minute ahead when scheduling.
     now = timezone.now()
     apply_publication_date(record, fields, now)
-    _apply_image(record, fields, user, imported)
-    trashing = _apply_status(spec, record, fields, user, creating, now)
-    assign_post_slug(record)
+    posts.apply_image(record, fields, user, imported)
+    trashing = posts.apply_status(record, user, fields, creating, now, reschedule=True)
+    posts.apply_slug(record, fields)
     record.save()
-    if not record.slug:
-        # sanitize_title() falls back to the post ID when nothing of the name is sluggable.
-        record.slug = unique_slug(str(record.pk), lambda slug: spec.model.objects.filter(slug=slug).exclude(pk=record.pk).exists())
-        record.save(update_fields=["slug"])
+    posts.slug_from_id_if_none(record)
     if trashing:
         _unlink(spec, record)
     return record
 
 
 def clean_name(spec, value):
-    """The name as stored (plain text); 400 when nothing is left of it."""
-    name = sanitize_text_field(str(value))
-    if not name:
-        raise errors.invalid_param(spec.name_key)
-    return name
+    """The name as stored (plain text), or {language: name} for names given per language;
+    InvalidValue when nothing is left of it."""
+    if isinstance(value, Mapping):
+        names = {language: sanitize_text_field(str(text)) for language, text in value.items()}
+        if any(names.values()):
+            return names
+    else:
+        name = sanitize_text_field(str(value))
+        if name:
+            return name
+    raise InvalidValue(spec.name_key)
 
 
 def _same_text(field, value):
@@ -203,26 +204,6 @@ def readable_namesakes(model, name, user):
     return [candidate for candidate in candidates if roles.can_read(user, candidate)]
 
 
-def _write_translated(record, field, value, creating):
-    """Write the active language; the first write also fills English so every language can fall back to it."""
-    setattr(record, field, value)
-    english = build_localized_fieldname(field, "en")
-    if creating and not getattr(record, english):
-        setattr(record, english, value)
-
-
-def _apply_author(spec, record, fields, user, creating):
-    """Default author: the caller. Only callers who may edit others' records may name someone else."""
-    caller_id = user.pk if user is not None and user.is_authenticated else None
-    if "author" in fields:
-        author_id = fields["author"]
-        if author_id != caller_id and not roles.has_right(user, spec.kind, roles.EDIT_OTHERS):
-            raise errors.forbidden(user)
-        record.author_id = author_id
-    elif creating:
-        record.author_id = caller_id
-
-
 def _apply_venue_fields(venue, fields, creating):
     for name in ("show_map", "show_map_link"):
         if name in fields:
@@ -237,49 +218,6 @@ def _apply_venue_fields(venue, fields, creating):
         venue.stateprovince = given
     elif creating or "stateprovince" in fields or any(name in fields for name in STATEPROVINCE_SOURCES):
         venue.stateprovince = Venue.derive_stateprovince(venue.state, venue.province, venue.country)
-
-
-def _apply_image(record, fields, user, imported):
-    if "image" not in fields:
-        return
-    choice = fields["image"]
-    if choice is None or choice.removes:
-        record.image = None
-    elif choice.attachment is not None:
-        record.image = choice.attachment
-    else:
-        try:
-            record.image = import_image_from_url(choice.import_url, user)
-        except ImageImportError as error:
-            raise errors.invalid_param("image", error.reason) from error
-        imported.append(record.image)
-
-
-def _apply_status(spec, record, fields, user, creating, now):
-    """Set the status; True when this write moves the record to the trash."""
-    if "status" in fields:
-        status = roles.scaled_status(user, spec.kind, fields["status"])
-    elif creating:
-        status = roles.default_status(user, spec.kind)
-    else:
-        status = record.status
-    status = roles.scheduled_status(status, record.date, now)
-    was_trashed = record.pk is not None and record.status == PostStatus.TRASH
-    if status == PostStatus.TRASH and not was_trashed:
-        record.move_to_trash()
-        return True
-    if was_trashed and status != PostStatus.TRASH:
-        _restore(spec, record)
-    record.status = status
-    return False
-
-
-def _restore(spec, record):
-    """Leaving the trash gives the record its old slug back, made unique again (WordPress convention)."""
-    wanted = record.slug_before_trash or record.slug.removesuffix("__trashed")
-    record.slug = unique_slug(wanted, lambda slug: spec.model.objects.filter(slug=slug).exclude(pk=record.pk).exists())
-    record.status_before_trash = ""
-    record.slug_before_trash = ""
 
 
 # --- trash --------------------------------------------------------------------------------------
@@ -300,5 +238,5 @@ def _trash(spec, record):
             _unlink(spec, record)
             changes.finished()
     except DatabaseError as error:
-        raise _error(spec.could_not_delete, 500) from error
+        raise CouldNotWrite(spec.model._meta.model_name, DELETE) from error
     return record

@@ -4,7 +4,7 @@ import datetime as dt
 from django.utils import timezone
 
 from .. import dates
-from ..api import errors
+from ..exceptions import InvalidValue
 
 
 def site_zone_name():
@@ -52,13 +52,16 @@ def apply_publication_date(record, fields, now):
 
     `date` is read in the site's zone, as WordPress reads `post_date` (whatever the event's own zone;
     epoch seconds as their UTC wall clock, a source quirk); `date_utc` in UTC. `date_utc` wins when
-    both are sent: it names an instant without ambiguity. The instant is stored.
+    both are sent: it names an instant without ambiguity. An aware datetime is that instant. The
+    instant is stored.
     """
     name = "date_utc" if "date_utc" in fields else "date" if "date" in fields else None
     if name is None:
         return
     try:
-        if name == "date_utc":
+        if isinstance(fields[name], dt.datetime) and fields[name].tzinfo is not None:
+            record.date = fields[name].astimezone(dt.UTC)
+        elif name == "date_utc":
             record.date = dates.parse_date_input(fields[name], dt.UTC, now).local.astimezone(dt.UTC)
         else:
             site_zone = timezone.get_default_timezone()
@@ -67,4 +70,4 @@ def apply_publication_date(record, fields, now):
             # Converted once here so that a wall-clock time at the calendar's very ends fails now, not when stored.
             record.date = moment.replace(tzinfo=None).replace(tzinfo=site_zone).astimezone(dt.UTC)
     except (ValueError, OverflowError) as error:
-        raise errors.invalid_param(name) from error
+        raise InvalidValue(name) from error

@@ -7,6 +7,11 @@ from ..text import sanitize_title, unique_slug
 UNSLUGGED_STATUSES = {PostStatus.DRAFT, PostStatus.PENDING}
 
 
+def waits_for_slug(record):
+    """Whether the record stays without a generated slug for now (an event draft)."""
+    return isinstance(record, Event) and record.status in UNSLUGGED_STATUSES
+
+
 def slug_is_taken(model, slug, exclude_pk=None):
     taken = model.objects.filter(slug=slug)
     if exclude_pk is not None:
@@ -19,14 +24,14 @@ def assign_post_slug(record, requested=None):
     model = type(record)
     if requested is not None:
         slug = sanitize_title(requested)
-        if isinstance(record, Event) and record.status in UNSLUGGED_STATUSES:
+        if waits_for_slug(record):
             # Explicit slugs of drafts are kept as given, without de-duplication.
             record.slug = slug
             return record.slug
     else:
         if record.slug and not record.slug.endswith("__trashed"):
             return record.slug
-        if isinstance(record, Event) and record.status in UNSLUGGED_STATUSES:
+        if waits_for_slug(record):
             record.slug = ""
             return record.slug
         slug = sanitize_title(record.title_en or record.title or "")

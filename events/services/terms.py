@@ -1,5 +1,6 @@
 """Category and tag writes as WordPress makes them: name sanitising, slug rules, duplicates, deletion, counts."""
 import re
+from collections.abc import Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 
@@ -11,12 +12,13 @@ from django.utils.translation import gettext_lazy as _
 from modeltranslation.settings import AVAILABLE_LANGUAGES
 from modeltranslation.utils import build_localized_fieldname
 
-from ..api import errors
 from .. import changes
-from ..api.parsing import split_list
+from ..exceptions import DELETE, CouldNotWrite, InvalidValue, SlugTaken, TermExists
+from ..queries.syntax import split_list
 from ..models import Event, PostStatus, Taxonomy, Term
 from ..numbers import is_ascii_digits
 from ..text import escape_html, sanitize_text_field, sanitize_title
+from .languages import translated_values, write_translated
 from .slugs import assign_term_slug
 
 # Marks a field an update leaves alone (None is a meaningful parent: top level).
@@ -26,28 +28,6 @@ _QUOTE = re.compile(r"""(["'])""")
 NAME_MAX_LENGTH = Term._meta.get_field("name").max_length
 
 
-def term_exists(taxonomy, existing_id):
-    if taxonomy == Taxonomy.CATEGORY:
-        message = _("A term with the name provided already exists with this parent.")
-    else:
-        message = _("A term with the name provided already exists in this taxonomy.")
-    return errors.ApiError("term_exists", message, 400, term_id=existing_id)
-
-
-def duplicate_term_slug(slug):
-    return errors.ApiError(
-        "duplicate_term_slug", _("The slug “%(slug)s” is already in use by another term.") % {"slug": slug}, 400
-    )
-
-
-def not_hierarchical():
-    return errors.ApiError("rest_taxonomy_not_hierarchical", _("Can not set resource parent, taxonomy is not hierarchical."), 400)
-
-
-def cannot_delete():
-    return errors.ApiError("rest_cannot_delete", _("The term cannot be deleted."), 500)
-
-
 def sanitize_term_name(value):
     """WordPress's `pre_term_name` filters: plain text, `&` (and `<`, `>`) as entities, quotes kept."""
     text = sanitize_text_field(str(value))
@@ -55,14 +35,26 @@ def sanitize_term_name(value):
 
 
 def clean_name(value, param="name"):
-    """The name as it will be stored; 400 when nothing is left of it or it does not fit the column."""
+    """The name as it will be stored (per language for {language: name}); InvalidValue when nothing
+    is left of it or it does not fit the column."""
+    if isinstance(value, Mapping):
+        names = {language: sanitize_term_name(text) if text else "" for language, text in value.items()}
+        if not any(names.values()):
+            raise InvalidValue(param)
+        for name in names.values():
+            _check_length(name, param)
+        return names
     name = sanitize_term_name(value)
     if not name:
-        raise errors.invalid_param(param)
+        raise InvalidValue(param)
+    _check_length(name, param)
+    return name
+
+
+def _check_length(name, param):
     if len(name) > NAME_MAX_LENGTH:
         reason = _("%(param)s is longer than %(max)s characters.") % {"param": param, "max": NAME_MAX_LENGTH}
-        raise errors.invalid_param(param, reason)
-    return name
+        raise InvalidValue(param, reason)
 
 
 def localized_text(field):
@@ -93,30 +85,29 @@ def _name_match(taxonomy, name, parent_id, exclude_pk=None):
     return candidates.order_by("pk").first()
 
 
-def _write_text(term, field, value, creating):
-    """Write the active language; the first write also fills English so every language can fall back to it."""
-    setattr(term, field, value)
-    english = build_localized_fieldname(field, "en")
-    if creating and not getattr(term, english):
-        setattr(term, english, value)
+def create_term(taxonomy, *, name, description=None, slug=None, parent=None, term=None):
+    """A new term (terms.md §4). Raises TermExists for a duplicate name at the same level.
 
-
-def create_term(taxonomy, *, name, description=None, slug=None, parent=None):
-    """A new term (terms.md §4). Raises 400 `term_exists` for a duplicate name at the same level."""
+    `name` and `description` are one text (the active language's) or {language: text}. `term`, an
+    unsaved Term, is the one to fill instead of a new one (the admin's form instance).
+    """
     name = clean_name(name)
     parent_id = parent.pk if parent is not None else None
     with transaction.atomic():
-        existing = _name_match(taxonomy, name, parent_id)
         requested = sanitize_title(slug) if slug is not None else ""
-        if existing is not None:
+        for given in dict.fromkeys(translated_values(name).values()):
+            existing = _name_match(taxonomy, given, parent_id) if given else None
+            if existing is None:
+                continue
             # A distinct slug nobody uses lets the duplicate name in (WordPress convention).
             slug_used = Term.objects.filter(taxonomy=taxonomy, slug=requested).exists()
             slug_free = requested and requested != existing.slug and not slug_used
             if not slug_free:
-                raise term_exists(taxonomy, existing.pk)
-        term = Term(taxonomy=taxonomy, parent=parent)
-        _write_text(term, "name", name, creating=True)
-        _write_text(term, "description", description or "", creating=True)
+                raise TermExists(taxonomy, existing.pk)
+        term = term if term is not None else Term()
+        term.taxonomy, term.parent = taxonomy, parent
+        write_translated(term, "name", name, creating=True)
+        write_translated(term, "description", description or "", creating=True)
         assign_term_slug(term, requested or None)
         term.save()
         changes.finished()
@@ -135,16 +126,17 @@ def would_loop(term, parent):
 
 
 def update_term(term, *, name=UNCHANGED, description=UNCHANGED, slug=UNCHANGED, parent=UNCHANGED):
-    """Change only the given fields (terms.md §5). Raises 400 `duplicate_term_slug`."""
+    """Change only the given fields (terms.md §5), the texts in one language or several as for
+    create_term(). Raises SlugTaken for a slug another term has."""
     with transaction.atomic():
         if name is not UNCHANGED:
-            _write_text(term, "name", clean_name(name), creating=False)
+            write_translated(term, "name", clean_name(name), creating=False)
         if description is not UNCHANGED:
-            _write_text(term, "description", description, creating=False)
+            write_translated(term, "description", description, creating=False)
         parent_changed = False
         if parent is not UNCHANGED:
             if parent is not None and would_loop(term, parent):
-                raise errors.invalid_param("parent")
+                raise InvalidValue("parent")
             parent_changed = (parent.pk if parent is not None else None) != term.parent_id
             term.parent = parent
         if slug is not UNCHANGED:
@@ -155,7 +147,7 @@ def update_term(term, *, name=UNCHANGED, description=UNCHANGED, slug=UNCHANGED, 
             elif Term.objects.filter(taxonomy=term.taxonomy, slug=requested).exclude(pk=term.pk).exists():
                 # WordPress lets a moved term take a suffixed slug, and refuses otherwise.
                 if not parent_changed:
-                    raise duplicate_term_slug(requested)
+                    raise SlugTaken(requested)
                 assign_term_slug(term, requested)
             else:
                 term.slug = requested
@@ -172,7 +164,7 @@ def delete_term(term):
         deleted, _rows = Term.objects.filter(pk=term.pk).delete()
         changes.finished()
     if not deleted:
-        raise cannot_delete()
+        raise CouldNotWrite("term", DELETE)
 
 
 # --- stored counts -------------------------------------------------------------------------------
@@ -248,8 +240,8 @@ def deferred_term_counts(using=DEFAULT_DB_ALIAS):
 def resolve_terms(values, taxonomy):
     """The terms named by an event write's `categories`/`tags` (events.md §4, terms.md §7).
 
-    Each value is a term ID, slug or name; unknown names and slugs become new terms (no manage-terms
-    right needed), unknown numeric IDs are skipped, `""` or an empty list means none. The result
+    Each value is a term of the taxonomy, or its ID, slug or name; unknown names and slugs become
+    new terms (no manage-terms right needed), unknown numeric IDs are skipped, `""` or an empty list means none. The result
     keeps the order given, without repeats.
     """
     items = [item for item in split_list(values) if not isinstance(item, (bool, list, dict)) and item is not None]
@@ -264,6 +256,8 @@ def resolve_terms(values, taxonomy):
 
 
 def _resolve_one(item, taxonomy):
+    if isinstance(item, Term):
+        return item if item.taxonomy == taxonomy else None
     terms = Term.objects.filter(taxonomy=taxonomy)
     if isinstance(item, float) and item.is_integer():
         item = int(item)
@@ -283,8 +277,8 @@ def _resolve_one(item, taxonomy):
     if by_name is not None:
         return by_name
     term = Term(taxonomy=taxonomy)
-    _write_text(term, "name", name, creating=True)
-    _write_text(term, "description", "", creating=True)
+    write_translated(term, "name", name, creating=True)
+    write_translated(term, "description", "", creating=True)
     assign_term_slug(term)
     term.save()
     return term

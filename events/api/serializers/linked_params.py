@@ -3,7 +3,6 @@
 The create declarations also validate the venue/organizer objects nested in event writes
 (`nested_linked_fields`).
 """
-from dataclasses import dataclass
 from functools import partial
 from urllib.parse import urlsplit
 
@@ -19,7 +18,7 @@ from ...queries.params import (
 )
 from ...queries.syntax import is_truthy
 from ...services import visibility
-from ...services.images import find_attachment
+from ...services.images import ImageChoice, find_attachment
 from ...numbers import is_ascii_digits
 from ..params import (
     DateParam, ListParam, Params, PositiveIntegerParam, RawParam, StringParam, field_validator, first_error,
@@ -97,18 +96,6 @@ def website_or_empty(field, value):
     if len(text) > _column_length(MODELS[field.parent.kind], "website"):
         field.refuse()
     return text
-
-
-@dataclass(frozen=True)
-class ImageChoice:
-    """A validated `image`: an existing attachment, a URL to import when saving, or neither (remove the image)."""
-
-    attachment: object = None
-    import_url: str = ""
-
-    @property
-    def removes(self):
-        return self.attachment is None and not self.import_url
 
 
 def image_reference(field, value):

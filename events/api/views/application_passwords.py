@@ -170,11 +170,8 @@ class ApplicationPasswordViewSet(WPViewSet):
 
     def create(self, request, *args, **kwargs):
         name = _cleaned_name(self.params["name"])
-        try:
-            item = ApplicationPassword(user=self.target_user, name=name, app_id=self.params.get("app_id", ""))
-            password = credentials.issue_application_password(item)
-        except credentials.DuplicateApplicationName:
-            raise errors.ApiError("application_password_duplicate_name", _("Each application name should be unique."), 409) from None
+        item = ApplicationPassword(user=self.target_user, name=name, app_id=self.params.get("app_id", ""))
+        password = credentials.issue_application_password(item)
         response = Response(self.record(item, context="edit", new_password=password), status=201)
         response["Location"] = self.self_url(item)
         return response

@@ -3,6 +3,7 @@ from django.utils import translation
 from rest_framework.response import Response
 
 from ... import store
+from ...exceptions import NotHierarchical
 from ...json_text import to_json
 from ...models import Taxonomy, Term
 from ...queries.pages import ListStatement, Page, fetch_page
@@ -155,7 +156,7 @@ class TermViewSet(WPViewSet):
     def requested_parent(self):
         """The validated `parent` of a category write, or None; tags refuse any `parent` sent."""
         if "parent" in self.sent and self.taxonomy != Taxonomy.CATEGORY:
-            raise term_service.not_hierarchical()
+            raise NotHierarchical()
         return self.params.get("parent")
 
 

@@ -4,6 +4,7 @@ from django.contrib.auth.models import Group
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
+from events.exceptions import DuplicateApplicationName
 from events.models import ApplicationPassword
 from events.roles import ADMINISTRATOR, ROLES
 from events.services import credentials
@@ -63,6 +64,6 @@ class Command(BaseCommand):
                 raise CommandError("--app-password needs a name.")
             try:
                 secret = credentials.issue_application_password(ApplicationPassword(user=user, name=name))
-            except credentials.DuplicateApplicationName:
+            except DuplicateApplicationName:
                 raise CommandError(f"{username!r} already has an application password named {name!r}.") from None
             self.stdout.write(f"Application password {name!r} (shown only once): {secret}")
