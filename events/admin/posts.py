@@ -10,7 +10,7 @@ from modeltranslation.admin import TranslationAdmin
 from .. import roles
 from ..models import PostStatus
 from ..services.images import ImageChoice
-from ..services.visibility import listable
+from ..queries.visibility import listable
 from .actions import move_to_trash, restore_from_trash
 from .widgets import DateAndMinuteWidget, FeaturedImageChooser, MapFlagField, RichTextEditor
 from .writes import ServiceWrites, given, translated_given, translations

@@ -6,8 +6,8 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from ..models import Event, EventOrganizer, Organizer, PostStatus, Venue
-from ..services import visibility
-from ..services.terms import localized_text
+from . import visibility
+from .filtering import localized_text
 from .filtering import apply_filters
 
 # §2.1, Recommended: any character that is not a letter or digit (Unicode-aware) separates fragments; "-" does not.

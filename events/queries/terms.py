@@ -3,7 +3,7 @@ from django.db.models import Case, IntegerField, Q, Value, When
 from django.db.models.functions import Coalesce, Lower
 
 from ..models import Event
-from ..services.terms import localized_text
+from .filtering import localized_text
 from .filtering import apply_filters
 
 # orderby values WordPress understands, and the column each sorts on; anything else sorts by name.

@@ -5,9 +5,8 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 
 from django.db import DEFAULT_DB_ALIAS, connections, transaction
-from django.db.models import Count, F, IntegerField, OuterRef, Q, Subquery, TextField, Value
-from django.db.models.functions import Coalesce, NullIf
-from django.utils.translation import get_language
+from django.db.models import Count, IntegerField, OuterRef, Q, Subquery
+from django.db.models.functions import Coalesce
 from django.utils.translation import gettext_lazy as _
 from modeltranslation.settings import AVAILABLE_LANGUAGES
 from modeltranslation.utils import build_localized_fieldname
@@ -55,16 +54,6 @@ def _check_length(name, param):
     if len(name) > NAME_MAX_LENGTH:
         reason = _("%(param)s is longer than %(max)s characters.") % {"param": param, "max": NAME_MAX_LENGTH}
         raise InvalidValue(param, reason)
-
-
-def localized_text(field):
-    """`field` in the active language, falling back to English where that translation is empty."""
-    english = build_localized_fieldname(field, "en")
-    active = build_localized_fieldname(field, get_language() or "en")
-    text = TextField()
-    if active == english:
-        return Coalesce(F(english), Value(""), output_field=text)
-    return Coalesce(NullIf(F(active), Value(""), output_field=text), F(english), Value(""), output_field=text)
 
 
 def same_name(name):

@@ -10,7 +10,7 @@ from ...queries import events as event_queries
 from ...queries.params import (
     MAX_RECORD_ID, default_per_page, existing_event_id, no_tickets, positive_ids, record_id_for_slug,
 )
-from ...services import visibility
+from ...queries import visibility
 from .. import errors
 from ..params import (
     ID_ITEMS, INVALID, BooleanParam, DateParam, IntegerParam, ListParam, Params, PositiveIntegerParam, RawParam,

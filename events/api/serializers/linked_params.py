@@ -17,7 +17,7 @@ from ...queries.params import (
     coordinate, default_per_page, existing_event_id, existing_record_id, record_id_for_slug,
 )
 from ...queries.syntax import is_truthy
-from ...services import visibility
+from ...queries import visibility
 from ...services.images import ImageChoice, find_attachment
 from ...numbers import is_ascii_digits
 from ..params import (

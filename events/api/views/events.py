@@ -14,7 +14,7 @@ from ...queries import events as event_queries
 from ...queries.pages import ListStatement, fetch_page
 from ...queries.params import MAX_RECORD_ID, effective_per_page
 from ...queries.window import date_window
-from ...services import visibility
+from ...queries import visibility
 from .. import errors
 from ..links import marker_values, namespace_url
 from ..pagination import list_response, page_links, remembered_list

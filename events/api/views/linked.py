@@ -10,7 +10,7 @@ from ...queries import linked as linked_queries
 from ...queries.pages import ListStatement, fetch_page
 from ...queries.params import effective_per_page
 from ...queries.syntax import is_truthy
-from ...services import visibility
+from ...queries import visibility
 from .. import errors
 from ..links import marker_values, namespace_url
 from ..pagination import list_response, page_links, remembered_list
