@@ -9,10 +9,8 @@ from django.db.models.functions import ASin, Cos, Least, Power, Radians, Sin, Sq
 from ..conf import events_settings
 from ..exceptions import InvalidValue
 from ..models import Event, EventOrganizer, Organizer, PostKind, Taxonomy, Venue
-from . import visibility
-from .filtering import localized_text
-from . import params
-from .filtering import apply_filters
+from . import params, visibility
+from .filtering import apply_filters, localized_text
 from .params import MAX_RECORD_ID, TermSelection
 from .window import default_end_date, default_start_date
 

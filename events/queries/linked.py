@@ -7,8 +7,7 @@ from django.utils import timezone
 
 from ..models import Event, EventOrganizer, Organizer, PostStatus, Venue
 from . import visibility
-from .filtering import localized_text
-from .filtering import apply_filters
+from .filtering import apply_filters, localized_text
 
 # §2.1, Recommended: any character that is not a letter or digit (Unicode-aware) separates fragments; "-" does not.
 SEARCH_FRAGMENT = re.compile(r"(?:[^\W_]|-)+")

@@ -3,8 +3,7 @@ from django.db.models import Case, IntegerField, Q, Value, When
 from django.db.models.functions import Coalesce, Lower
 
 from ..models import Event
-from .filtering import localized_text
-from .filtering import apply_filters
+from .filtering import apply_filters, localized_text
 
 # orderby values WordPress understands, and the column each sorts on; anything else sorts by name.
 ORDER_FIELDS = {
