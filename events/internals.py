@@ -1,4 +1,4 @@
-"""The private internals of Django and redis-py the calendar relies on, each behind one function.
+"""The private internals of Django, DRF and redis-py the calendar relies on, each behind one function.
 
 Each exists for a measured reason given where it is used; tests/test_internals.py fails as soon as
 a new release moves one, so an upgrade finds out in the suite rather than in production.
@@ -26,3 +26,12 @@ def commit_hooks(connection):
     there is no public way to ask whether a hook is already waiting for this transaction's commit.
     """
     return [hook for _savepoints, hook, _robust in connection.run_on_commit]
+
+
+def drf_wrapped_request(request):
+    """The Django HttpRequest that DRF's `Request` wraps.
+
+    DRF keeps it as `Request._request` and names it nowhere else: its own authentication reads the
+    Django request's user and CSRF state through that attribute, and so must the API's.
+    """
+    return request._request

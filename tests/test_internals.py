@@ -1,9 +1,11 @@
-"""The private internals of Django and redis-py behind events.internals: each still where it is read."""
+"""The private internals of Django, DRF and redis-py behind events.internals: each still where it is read."""
 import pytest
 from django.core.cache.backends.redis import RedisCache
 from django.db import connection, transaction
+from django.test import RequestFactory
+from rest_framework.request import Request
 
-from events.internals import commit_hooks, redis_backend, redis_loads
+from events.internals import commit_hooks, drf_wrapped_request, redis_backend, redis_loads
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -29,3 +31,8 @@ def test_commit_hooks_lists_the_hooks_waiting_for_this_transaction_only():
     assert hook not in commit_hooks(connection)
     with transaction.atomic():
         assert hook not in commit_hooks(connection)
+
+
+def test_drf_s_request_keeps_the_django_request_it_wraps():
+    http_request = RequestFactory().get("/")
+    assert drf_wrapped_request(Request(http_request)) is http_request

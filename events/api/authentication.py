@@ -10,6 +10,7 @@ from rest_framework.permissions import SAFE_METHODS
 
 from .. import roles
 from ..conf import events_settings
+from ..internals import drf_wrapped_request
 from ..models import ApplicationPassword
 from ..services import credentials
 from .errors import ApiError
@@ -175,7 +176,7 @@ class SessionAuthentication(authentication.SessionAuthentication):
     """
 
     def authenticate(self, request):
-        django_request = request._request
+        django_request = drf_wrapped_request(request)
         nonce = django_request.META.get("HTTP_X_WP_NONCE")
         if nonce and not django_request.META.get("HTTP_X_CSRFTOKEN"):
             django_request.META["HTTP_X_CSRFTOKEN"] = nonce

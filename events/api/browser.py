@@ -7,6 +7,7 @@ from django.utils import translation
 
 from django.utils.translation import gettext_lazy as _
 
+from .links import rest_root, reversed_rest_root, set_rest_root
 from .openapi import build_document, openapi_path
 from .routes import USER_ROUTES
 
@@ -110,7 +111,7 @@ def _language_links(request):
 
 def api_browser(request):
     """`/api-docs/` (and `/zh-hans/api-docs/`, `/zh-hant/api-docs/`): the API reference for people."""
-    request.rest_root = request.build_absolute_uri(reverse("events_api:rest", kwargs={"path": ""}))
+    set_rest_root(request, reversed_rest_root(request))
     document = build_document(request)
     server = document["servers"][0]["url"]
     context = {
@@ -119,7 +120,7 @@ def api_browser(request):
         "doc_url": f"{server}doc",
         "operations": list(_operations(document)),
         "schemas": _schemas(document),
-        "credential_routes": _credential_routes(request.rest_root),
+        "credential_routes": _credential_routes(rest_root(request)),
         # The CSRF token, sent as X-WP-Nonce by the page's requests (an anonymous visitor's is unused).
         "nonce": get_token(request),
         "languages": _language_links(request),

@@ -7,7 +7,6 @@ so it changes whenever anything the response shows changes: a linked venue's edi
 a term rename, a status change, the date window moving on. Writes honour `If-Match` (412
 rest_precondition_failed when the record changed since the client read it).
 """
-import copy
 import hashlib
 
 from django.http import HttpResponseNotModified
@@ -15,6 +14,7 @@ from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.translation import gettext_lazy as _
 
 from . import errors
+from .context import request_copy
 
 # Headers that are part of what a list shows, besides its body.
 SHOWN_HEADERS = ("X-WP-Total", "X-WP-TotalPages", "X-TEC-Total", "X-TEC-TotalPages")
@@ -77,7 +77,7 @@ def check_if_match(request, route_path, dispatch):
     header = request.META.get("HTTP_IF_MATCH")
     if not header or request.method not in WRITE_METHODS:
         return
-    probe = copy.copy(request)
+    probe = request_copy(request)
     probe.method = "GET"
     probe.META = {key: value for key, value in request.META.items() if key not in ("HTTP_IF_MATCH", "CONTENT_TYPE", "CONTENT_LENGTH")}
     probe.META["REQUEST_METHOD"] = "GET"

@@ -20,6 +20,7 @@ from .. import list_versions
 from ..conf import events_settings
 from ..queries.params import LANGUAGE_CODES
 from . import conditional, errors, read_cache
+from .context import api_context
 from .parsing import collect_params
 from .renderers import JSONText, WPJSONRenderer
 from .routes import ROUTES, USER_ROUTES
@@ -77,7 +78,7 @@ def rest_dispatch(request, path=""):
     cacheable = read_cache.is_cacheable(request)
     response = read_cache.fetch(request) if cacheable else None
     if response is None:
-        request.rest_root = request.build_absolute_uri(request.path[: len(request.path) - len(path)])
+        api_context(request).rest_root = request.build_absolute_uri(request.path[: len(request.path) - len(path)])
         response = _answered(request, "/" + path.strip("/"), original_method)
         if cacheable:
             read_cache.store(request, response)
@@ -112,7 +113,7 @@ def _answered(request, route_path, original_method):
 
 
 def _signed_in(request):
-    user = getattr(request, "api_user", None)
+    user = api_context(request).caller
     return bool(user is not None and user.is_authenticated) or "HTTP_AUTHORIZATION" in request.META
 
 
@@ -127,7 +128,8 @@ def _dispatch(request, route_path):
     if route is None:
         raise errors.no_route()
     method = effective_method(request)
-    request.matched_route = route
+    context = api_context(request)
+    context.route = route
     if method == "OPTIONS":
         return _options_answer(request, route, kwargs)
     endpoint = route.endpoint_for(method)
@@ -136,9 +138,9 @@ def _dispatch(request, route_path):
     request.method = method
     if route.has_path_variable:
         conditional.check_if_match(request, route_path, _dispatch)
-    request.raw_params = collect_params(request, kwargs)
+    context.raw_params = collect_params(request, kwargs)
     reading = list_versions.state_per_read() if method == "GET" else nullcontext()
-    with reading, translation.override(_requested_language(request.raw_params)):
+    with reading, translation.override(_requested_language(context.raw_params)):
         response = route.views[endpoint.action](request, **kwargs)
         if isinstance(response, Response):
             # Render inside the language override: lazy strings resolve in the request's language.
@@ -167,12 +169,12 @@ def _requested_language(params):
 
 
 def _add_wordpress_headers(request, response):
-    response["Link"] = f'<{request.rest_root}>; rel="https://api.w.org/"'
+    context = api_context(request)
+    response["Link"] = f'<{context.rest_root}>; rel="https://api.w.org/"'
     response["X-Content-Type-Options"] = "nosniff"
     response["X-Robots-Tag"] = "noindex"
-    route = getattr(request, "matched_route", None)
-    if route is not None:
-        response["Allow"] = ", ".join(_allowed_methods(request, route))
+    if context.route is not None:
+        response["Allow"] = ", ".join(_allowed_methods(request, context.route))
 
 
 def _add_cors_headers(request, response):
@@ -194,12 +196,12 @@ def _allowed_methods(request, route):
     """Methods of the matched route whose permission check the caller passes (WordPress `Allow`).
 
     What an anonymous caller may do depends on the route alone, so it is worked out once per route."""
-    user = getattr(request, "api_user", None) or getattr(request, "user", None)
+    user = api_context(request).caller or getattr(request, "user", None)
     if user is not None and user.is_authenticated:
-        return _methods_allowed_to(request, route)
+        return _methods_allowed_to(request, route, user)
     key = id(route)  # routes are module constants, and their dicts are unhashable
     if key not in _anonymous_allowed:
-        _anonymous_allowed[key] = _methods_allowed_to(request, route)
+        _anonymous_allowed[key] = _methods_allowed_to(request, route, user)
     return _anonymous_allowed[key]
 
 
@@ -213,12 +215,12 @@ def _forget_anonymous_allowed(**kwargs):
 setting_changed.connect(_forget_anonymous_allowed, dispatch_uid="events.dispatch.anonymous_allowed")
 
 
-def _methods_allowed_to(request, route):
-    """Methods of the matched route whose permission check the caller passes (WordPress `Allow`)."""
+def _methods_allowed_to(request, route, user):
+    """Methods of the matched route whose permission check `user` passes (WordPress `Allow`)."""
     from rest_framework.request import Request
 
     drf_request = Request(request)
-    drf_request._user = getattr(request, "api_user", None) or getattr(request, "user", None)
+    drf_request._user = user
     drf_request._auth = None
     allowed = []
     for endpoint in route.endpoints:

@@ -1,12 +1,14 @@
 """Absolute URLs the API emits: REST URLs, public page URLs and global IDs, in the request's language."""
 from urllib.parse import quote, urlencode, urlsplit
 
+from django.urls import NoReverseMatch, reverse
 from django.utils import translation
 from django.utils.encoding import iri_to_uri
 
 from ..conf import events_settings
 from ..models import PostKind, PostStatus, Taxonomy
 from ..store import MarkerValues
+from .context import api_context
 
 REST_SEGMENT = "wp-json/"
 PUBLIC_PATHS = {PostKind.EVENT: "event", PostKind.VENUE: "venue", PostKind.ORGANIZER: "organizer"}
@@ -15,7 +17,27 @@ UNPUBLISHED_URL_STATUSES = {PostStatus.DRAFT, PostStatus.PENDING, PostStatus.FUT
 
 
 def rest_root(request):
-    return request.rest_root if hasattr(request, "rest_root") else request._request.rest_root
+    """The REST root the request's links start from: the router's, or what set_rest_root() said."""
+    return api_context(request).rest_root
+
+
+def set_rest_root(request, root):
+    """Start the links of a request served outside the REST router (a public page, the API
+    browser) from `root`: they find the site home in the request's language from it."""
+    api_context(request).rest_root = root
+
+
+def reversed_rest_root(request):
+    """The absolute REST root in the active language (`…/zh-hans/wp-json/`), from the URLconf."""
+    return request.build_absolute_uri(reverse("events_api:rest", kwargs={"path": ""}))
+
+
+def mounted_rest_root(request):
+    """reversed_rest_root(), or None if the site does not mount the REST root."""
+    try:
+        return reversed_rest_root(request)
+    except NoReverseMatch:
+        return None
 
 
 def namespace_url(request, path=""):
@@ -57,13 +79,13 @@ def global_id(request, record_id):
 def _global_id_base(request):
     """`{host}{path}` of the global IDs, worked out once per request and REST root: a list page
     holds one per event, venue and organizer."""
-    http_request = getattr(request, "_request", request)
-    root = rest_root(request)
-    cached = getattr(http_request, "_events_global_id_base", None)
+    context = api_context(request)
+    root = context.rest_root
+    cached = context.global_id_base
     if cached is None or cached[0] != root:
         parts = urlsplit(site_url(request))
         path = _without_language_prefix(request, parts.path).rstrip("/")
-        cached = http_request._events_global_id_base = (root, f"{parts.hostname or ''}{path}")
+        cached = context.global_id_base = (root, f"{parts.hostname or ''}{path}")
     return cached[1]
 
 
@@ -84,12 +106,11 @@ def _without_language_prefix(request, path):
 
 def marker_values(request):
     """What the markers of stored records stand for in this request's answers (events/store)."""
-    http_request = getattr(request, "_request", request)
     return MarkerValues(
         rest_root=rest_root(request),
         home=site_url(request),
         global_id_base=_global_id_base(request),
-        origin=f"{http_request.scheme}://{http_request.get_host()}",
+        origin=f"{request.scheme}://{request.get_host()}",
     )
 
 

@@ -31,6 +31,7 @@ from ..internals import commit_hooks, redis_backend, redis_loads
 from ..conf import events_settings
 from ..memory import RecentValues
 from . import conditional, errors
+from .context import api_context
 
 try:
     from redis.exceptions import ConnectionError as RedisConnectionError
@@ -110,7 +111,7 @@ def fetch(request):
     except Exception:  # noqa: BLE001 - the cache only saves work: when it fails, the read goes on without it
         logger.warning("The read cache could not be read; answering without it.", exc_info=True)
         return None
-    request.read_cache_entry = (key, version)
+    api_context(request).read_cache_entry = (key, version)
     stored = found.get(key)
     if stored is None or stored[0] != version:
         return None
@@ -168,7 +169,7 @@ def _mget(backend, names):
 
 def store(request, response):
     """Keep a successful, finished response of a request `fetch` missed."""
-    entry = getattr(request, "read_cache_entry", None)
+    entry = api_context(request).read_cache_entry
     if entry is None or response.status_code != 200 or response.has_header("Set-Cookie"):
         return
     key, version = entry

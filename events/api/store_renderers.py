@@ -10,6 +10,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.utils.encoding import iri_to_uri
 
 from .. import store
+from .context import api_context
 from .serializers.events import EventRecordSerializer
 from .serializers.images import image_record
 from .serializers.json_ld import event_json_ld, organizer_json_ld, venue_json_ld
@@ -25,12 +26,12 @@ class RenderingRequest:
     """
 
     user = AnonymousUser()
-    raw_params = {}
 
     def __init__(self):
-        self.rest_root = f"{store.HOME}wp-json/"
-        # links.global_id() takes the host of global IDs from here when the REST root matches.
-        self._events_global_id_base = (self.rest_root, store.GLOBAL_ID_HOST)
+        context = api_context(self)
+        context.rest_root = f"{store.HOME}wp-json/"
+        # links.global_id() takes the host of global IDs from here while the REST root matches.
+        context.global_id_base = (context.rest_root, store.GLOBAL_ID_HOST)
         # Category URLs carry their ancestors' slugs: the categories are read once per batch.
         self.category_tree = CategoryTree()
 

@@ -1,21 +1,14 @@
 """How a public page advertises the REST API: the X-TEC headers and <head> tags of discovery.md §3."""
 from dataclasses import dataclass
 
-from django.urls import NoReverseMatch, reverse
+from django.urls import reverse
 
+from ..api.links import mounted_rest_root
 from ..conf import events_settings
 
 VERSION = "v1"
 DISABLED = "disabled"
 API_REL = "https://api.w.org/"
-
-
-def rest_root(request):
-    """The absolute REST root in the active language (`…/zh-hans/wp-json/`), or None if the site has no API."""
-    try:
-        return request.build_absolute_uri(reverse("events_api:rest", kwargs={"path": ""}))
-    except NoReverseMatch:
-        return None
 
 
 def home_url(request):
@@ -55,7 +48,7 @@ def discover(request, api_path="/"):
     "/events/?<filter>=<value>" for archives. A site without the REST root mounted, like one with
     the API switched off, says "disabled": advertising a root that answers 404 would mislead clients.
     """
-    root = rest_root(request)
+    root = mounted_rest_root(request)
     if not events_settings.REST_API_ENABLED or root is None:
         return Discovery(enabled=False)
     return Discovery(

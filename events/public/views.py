@@ -22,7 +22,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views import View
 
-from ..api.links import PUBLIC_PATHS, post_url, term_url
+from ..api.links import PUBLIC_PATHS, mounted_rest_root, post_url, set_rest_root, term_url
 from ..api.serializers.events import cost_fields
 from ..api.serializers.json_ld import event_json_ld, organizer_json_ld, venue_json_ld
 from ..api.serializers.terms import CategoryTree
@@ -31,7 +31,7 @@ from ..text import autop, normalize_lookup_slug
 from . import display, ical, queries, subscribe
 from .markup import clean_html
 from ..numbers import is_ascii_digits
-from .discovery import discover, rest_root
+from .discovery import discover
 
 PASSWORD_COOKIE = "events_post_password"
 PASSWORD_COOKIE_SALT = "events.public.post_password"
@@ -122,7 +122,7 @@ class PublicPage(View):
     def setup(self, request, *args, **kwargs):
         super().setup(request, *args, **kwargs)
         # The links builders of the API read the REST root to find the site home in this language.
-        request.rest_root = rest_root(request) or request.build_absolute_uri(reverse("events_public:home")) + "wp-json/"
+        set_rest_root(request, mounted_rest_root(request) or request.build_absolute_uri(reverse("events_public:home")) + "wp-json/")
         self.records, self.tokens = [], []
 
     def dispatch(self, request, *args, **kwargs):

@@ -13,6 +13,7 @@ from ...models import Taxonomy
 from ...services.schedule import wall_clock
 from ...store import IMAGE, ORGANIZER, TERM, VENUE, reference
 from ...text import autop, escape_url, texturize
+from ..context import api_context
 from ..links import global_id, namespace_url, post_url
 from .images import image_record
 from .json_ld import event_json_ld
@@ -30,7 +31,7 @@ def is_protected(event, request):
     """A password hides the event unless the request sends it, or asks `context=edit` as someone who may edit."""
     if not event.password:
         return False
-    raw = getattr(getattr(request, "_request", request), "raw_params", {})
+    raw = api_context(request).raw_params
     if raw.get("password") == event.password:
         return False
     return not (raw.get("context") == "edit" and roles.can_edit(request.user, event))

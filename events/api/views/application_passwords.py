@@ -16,6 +16,7 @@ from ...models import ApplicationPassword
 from ...queries.params import parse_record_id
 from ...services import credentials
 from .. import errors
+from ..links import rest_root
 from ..params import Params, StringParam
 from .base import WPViewSet
 
@@ -132,7 +133,7 @@ class ApplicationPasswordViewSet(WPViewSet):
     # --- records --------------------------------------------------------------------------------
 
     def self_url(self, record):
-        return f"{self.rest_root}wp/v2/users/{self.target_user.pk}/application-passwords/{record.uuid}"
+        return f"{rest_root(self.request)}wp/v2/users/{self.target_user.pk}/application-passwords/{record.uuid}"
 
     def record(self, item, *, context=None, new_password=None, links=True):
         body = {

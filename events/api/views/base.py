@@ -5,6 +5,7 @@ from rest_framework.negotiation import DefaultContentNegotiation
 
 from .. import errors
 from ..authentication import BasicAuthentication, SessionAuthentication, TokenAuthentication
+from ..context import api_context
 from ..params import Params
 from ..permissions import Public
 from ..renderers import WPJSONRenderer
@@ -52,14 +53,14 @@ class WPViewSet(viewsets.GenericViewSet):
         if request.user is None:
             # A site's UNAUTHENTICATED_USER = None must not reach the role checks, which expect a user.
             request.user = AnonymousUser()
-        # Kept on the Django request so the router can compute the Allow header for this caller.
-        request._request.api_user = request.user
+        # Kept in the context so the router can compute the Allow header for this caller.
+        api_context(request).caller = request.user
         self.params = self.validate_params(request)
         self.check_permissions(request)
         self.check_throttles(request)
 
     def validate_params(self, request):
-        raw = getattr(request._request, "raw_params", {})
+        raw = api_context(request).raw_params
         self.sent = set(raw)
         params_class = self.params_classes.get(self.action) or Params
         return params_class.validate_request(raw, self.get_serializer_context())
@@ -73,7 +74,3 @@ class WPViewSet(viewsets.GenericViewSet):
         view = cls()
         view.action = action
         return all(permission.has_permission(request, view) for permission in view.get_permissions())
-
-    @property
-    def rest_root(self):
-        return self.request._request.rest_root

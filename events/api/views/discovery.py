@@ -5,6 +5,7 @@ from rest_framework.response import Response
 
 from ...conf import events_settings
 from .. import errors
+from ..links import rest_root
 from ..openapi import build_document
 from ..params import Params, RawParam
 from ..routes import ROUTES
@@ -49,7 +50,7 @@ def route_entry(request, route):
         ],
     }
     if not route.has_path_variable:
-        entry["_links"] = {"self": [{"href": f"{request.rest_root}{route.namespace}{route.pattern}"}]}
+        entry["_links"] = {"self": [{"href": f"{rest_root(request)}{route.namespace}{route.pattern}"}]}
     return entry
 
 
@@ -80,12 +81,12 @@ class NamespaceIndexViewSet(WPViewSet):
     def index(self, request, *args, **kwargs):
         if self.params["namespace"] != events_settings.namespace:
             raise errors.ApiError("rest_invalid_namespace", _("The specified namespace could not be found."), 404)
-        routes = {route_key(route): route_entry(request._request, route) for route in ROUTES}
+        routes = {route_key(route): route_entry(request, route) for route in ROUTES}
         return Response(
             {
                 "namespace": events_settings.namespace,
                 "routes": routes,
-                "_links": {"up": [{"href": request._request.rest_root}]},
+                "_links": {"up": [{"href": rest_root(request)}]},
             }
         )
 
@@ -96,4 +97,4 @@ class DocViewSet(WPViewSet):
     params_classes = {"doc": Params}
 
     def doc(self, request, *args, **kwargs):
-        return Response(build_document(request._request))
+        return Response(build_document(request))

@@ -12,6 +12,7 @@ from ...queries.params import effective_per_page
 from ...queries.syntax import is_truthy
 from ...queries import visibility
 from .. import errors
+from ..context import api_context
 from ..links import marker_values, namespace_url
 from ..pagination import list_response, page_links, remembered_list
 from ..permissions import CanEditKind
@@ -64,11 +65,10 @@ class LinkedViewSet(WPViewSet):
 
     def validate_params(self, request):
         """The path names the record: a body `id` or `slug` never redirects a read or a write to another one."""
-        raw = getattr(request._request, "raw_params", None)
-        if raw is not None:
-            for name in ("id", "slug"):
-                if name in self.kwargs:
-                    raw[name] = self.kwargs[name]
+        raw = api_context(request).raw_params
+        for name in ("id", "slug"):
+            if name in self.kwargs:
+                raw[name] = self.kwargs[name]
         return super().validate_params(request)
 
     def get_record(self):
@@ -80,7 +80,7 @@ class LinkedViewSet(WPViewSet):
         return self.record_serializer(record, context={"request": self.request, **context}).data
 
     def raw_param(self, name):
-        return getattr(self.request._request, "raw_params", {}).get(name)
+        return api_context(self.request).raw_params.get(name)
 
     def unlock_context(self):
         """§1.4: the `password` and `context=edit` that show a protected record unblanked."""

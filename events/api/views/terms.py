@@ -11,6 +11,7 @@ from ...queries.params import effective_per_page
 from ...queries.syntax import is_truthy
 from ...queries.terms import filter_terms, order_terms
 from ...services import terms as term_service
+from ..context import api_context
 from ..links import marker_values, namespace_url, with_query
 from ..pagination import list_answer, remembered_list
 from ..renderers import JSONText
@@ -192,7 +193,7 @@ class TagViewSet(TermViewSet):
 
     def fetch_page(self, listing, page_number, per_page):
         # WordPress honours an undeclared `offset` on tags: it skips that many terms instead of paging.
-        offset = self.request._request.raw_params.get("offset")
+        offset = api_context(self.request).raw_params.get("offset")
         if isinstance(offset, str):
             offset = parse_int(offset)
         if not isinstance(offset, int) or isinstance(offset, bool) or offset <= 0:
