@@ -35,3 +35,18 @@ def drf_wrapped_request(request):
     Django request's user and CSRF state through that attribute, and so must the API's.
     """
     return request._request
+
+
+def drf_request_as(request, user):
+    """A DRF `Request` wrapping `request` (an HttpRequest) that is already authenticated as `user`.
+
+    What a caller may do is asked of DRF permissions, which take a DRF request. The public `user`
+    setter would also overwrite the Django request's own `user`, so the result is set where DRF
+    keeps it (`_user`, `_auth`), leaving the request being answered untouched.
+    """
+    from rest_framework.request import Request
+
+    drf_request = Request(request)
+    drf_request._user = user
+    drf_request._auth = None
+    return drf_request

@@ -36,3 +36,15 @@ def test_commit_hooks_lists_the_hooks_waiting_for_this_transaction_only():
 def test_drf_s_request_keeps_the_django_request_it_wraps():
     http_request = RequestFactory().get("/")
     assert drf_wrapped_request(Request(http_request)) is http_request
+
+
+def test_a_drf_request_can_be_made_for_another_user_without_touching_the_django_request(rf):
+    from django.contrib.auth.models import AnonymousUser
+    from events.internals import drf_request_as
+
+    http_request = rf.get("/")
+    http_request.user = AnonymousUser()
+    editor = object()
+    drf_request = drf_request_as(http_request, editor)
+    assert drf_request.user is editor and drf_request.auth is None
+    assert isinstance(http_request.user, AnonymousUser)

@@ -18,6 +18,7 @@ from rest_framework.response import Response
 
 from .. import list_versions
 from ..conf import events_settings
+from ..internals import drf_request_as
 from ..queries.params import LANGUAGE_CODES
 from . import conditional, errors, read_cache
 from .context import api_context
@@ -217,11 +218,7 @@ setting_changed.connect(_forget_anonymous_allowed, dispatch_uid="events.dispatch
 
 def _methods_allowed_to(request, route, user):
     """Methods of the matched route whose permission check `user` passes (WordPress `Allow`)."""
-    from rest_framework.request import Request
-
-    drf_request = Request(request)
-    drf_request._user = user
-    drf_request._auth = None
+    drf_request = drf_request_as(request, user)
     allowed = []
     for endpoint in route.endpoints:
         try:
