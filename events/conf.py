@@ -70,9 +70,18 @@ class EventsSettings:
 
 
 events_settings = EventsSettings(DEFAULTS)
+# How many times a setting has changed in this process (only tests change them): what a process
+# works out from the settings is remembered under this number (events.memory).
+_settings_changes = 0
+
+
+def settings_version():
+    return _settings_changes
 
 
 def _reload_events_settings(*, setting, **kwargs):
+    global _settings_changes
+    _settings_changes += 1
     if setting == "EVENTS":
         events_settings.reload()
 

@@ -23,7 +23,7 @@ from functools import lru_cache
 from django.apps import apps
 from django.db import connections, router
 
-from .memory import RecentValues
+from .memory import ALWAYS, memory
 
 VERSIONED_TABLES = (
     "events_event",
@@ -95,8 +95,8 @@ def read_state(connection):
     return state
 
 
-def recalled(memory, model, key, read):
-    """`read()` (a lookup in `model`'s table), recalled from `memory` (a VersionedValues) when this
+def recalled(lookups, model, key, read):
+    """`read()` (a lookup in `model`'s table), recalled from `lookups` (an events.memory) when this
     process made it under the current version of that table. Only within a read request on
     PostgreSQL outside a transaction (state_per_read); everywhere else it is made every time."""
     connection = connections[router.db_for_read(model)]
@@ -104,10 +104,10 @@ def recalled(memory, model, key, read):
         return read()
     version = tables_key((model._meta.db_table,), read_state(connection))
     key = (connection.alias, *key)
-    value = memory.recall(key, version)
+    value = lookups.recall(key, version)
     if value is None:
         value = read()
-        memory.remember(key, version, value)
+        lookups.remember(key, version, value)
     return value
 
 
@@ -127,12 +127,13 @@ def tables_key(names, state):
 
 
 def _versions(text):
-    found = _parsed_versions.get(text)
+    found = _parsed_versions.recall(text, ALWAYS)
     if found is None:
         found = json.loads(text)
-        _parsed_versions.put(text, found)
+        _parsed_versions.remember(text, ALWAYS, found)
     return found
 
 
-_parsed_versions = RecentValues(max_entries=64)
+# The versions as read (STATE_SQL's text) → parsed: requests read the same text until a commit.
+_parsed_versions = memory("parsed-versions", max_entries=64)
 

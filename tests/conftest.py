@@ -39,11 +39,11 @@ def fast_password_hashing(settings):
 
 
 @pytest.fixture(autouse=True)
-def forget_login_passwords():
-    """Each test starts with no login password remembered by this process."""
-    from events.services.credentials import remembered_login_passwords
+def forget_memories():
+    """Each test starts with nothing remembered by this process (events.memory), as a process that just started."""
+    from events.memory import forget_all
 
-    remembered_login_passwords.clear()
+    forget_all()
 
 
 @pytest.fixture(autouse=True)

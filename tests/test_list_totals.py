@@ -9,7 +9,7 @@ from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from events import list_versions
-from events.queries.pages import remembered_totals
+from events.memory import forget_all
 from events.models import Event, EventOrganizer, Organizer, Venue
 
 from .conftest import API, post_json
@@ -26,11 +26,6 @@ def listed_total(api, **query):
     assert response.status_code == 200
     counted = any("COUNT(" in q["sql"].upper() for q in queries.captured_queries)
     return response.json()["total"], int(response["X-TEC-Total"]), counted
-
-
-@pytest.fixture(autouse=True)
-def fresh_totals():
-    remembered_totals.clear()
 
 
 def test_a_total_is_remembered_until_a_write_changes_what_it_counts(api, editor):
@@ -235,7 +230,7 @@ def test_requests_that_miss_together_count_once(api):
     readers = 4
 
     def counts_when_all_miss_together():
-        remembered_totals.clear()
+        forget_all()
         # A reader about to count waits (briefly) for the others to be about to count too: without
         # a single count per process they all get there, with it only one ever does.
         about_to_count = threading.Barrier(readers, timeout=0.5)

@@ -1,22 +1,22 @@
 """One page of a list and the list's total, in as few statements as the database allows.
 
-What a process remembers of its lists lives here too: their compiled statements, their totals and
-their page rows, each valid only under the versions of the tables it was read under
-(events.list_versions).
+What a process remembers of its lists lives here too (events.memory): their compiled statements,
+under the settings they were compiled with, and their totals and page rows, under the versions of
+the tables their statement reads (events.list_versions).
 """
 import math
 import threading
 from dataclasses import dataclass
 
 from django.core.exceptions import EmptyResultSet
-from django.core.signals import setting_changed
 from django.db import connections, router
 from django.db.models import F, Func, Subquery
 from django.db.models.expressions import RawSQL
 from django.utils import translation
 
 from .. import list_versions
-from ..memory import RecentValues, VersionedValues
+from ..conf import settings_version
+from ..memory import memory
 from .params import MAX_RECORD_ID
 
 
@@ -49,7 +49,8 @@ class ListStatement:
     joins (about 0.9 ms of an events page, against 0.2 ms for the database to answer). The
     statements depend only on the `key` a view gives (everything its queryset is built from: the
     filter values, the caller's visibility condition, the ordering), the database and the
-    language; so a process compiles each list once and keeps its statements (`compiled_statements`).
+    language; so a process compiles each list once and keeps its statements (`compiled_statements`,
+    under the settings they were compiled with).
     `build` then returns a values() queryset of plain columns, whose rows are read without the ORM.
     A view with no such key gives none, and its queryset is compiled every time.
     """
@@ -75,11 +76,11 @@ class ListStatement:
         """(sql, params) of the statement `name`, compiled at most once per key."""
         if self.key is None:
             return compile_queryset(self.queryset)
-        key = (*self.key, name)
-        found = compiled_statements.get(key)
+        key, shaped_by = (*self.key, name), settings_version()
+        found = compiled_statements.recall(key, shaped_by)
         if found is None:
             found = compile_queryset(self.queryset)
-            compiled_statements.put(key, found)
+            compiled_statements.remember(key, shaped_by, found)
         return found
 
 
@@ -164,7 +165,7 @@ def _remembered_page(statement, connection, key, sql, offset, per_page):
     """
     if statement.key is None:
         return None, None
-    if remembered_pages.get((key, offset, per_page)) is None:
+    if not remembered_pages.holds((key, offset, per_page)):
         return None, None  # never read here: no need to read the versions
     state = list_versions.read_state(connection)
     rows = remembered_pages.recall((key, offset, per_page), list_versions.state_key(sql, state))
@@ -211,20 +212,13 @@ def _field(row, name):
     return row[name] if isinstance(row, dict) else getattr(row, name)
 
 
-# List totals by list query: (state, total) of the most recently counted 512 lists of a process.
-remembered_totals = VersionedValues(max_entries=512)
-# Page rows by list query, offset and size: (state key, rows) of the 512 most recently read pages.
-remembered_pages = VersionedValues(max_entries=512)
-# The compiled statements of the 512 most recently read list keys (ListStatement).
-compiled_statements = RecentValues(max_entries=512)
-
-
-def _forget_compiled_statements(**kwargs):
-    # A setting (the time zone mode, the geolocation radius, …) may shape the statements.
-    compiled_statements.clear()
-
-
-setting_changed.connect(_forget_compiled_statements, dispatch_uid="events.queries.pages.compiled_statements")
+# List totals by list query, under the versions of the tables it reads: the 512 most recently counted.
+remembered_totals = memory("list-totals", max_entries=512)
+# Page rows by list query, offset and size, under the same versions: the 512 most recently read pages.
+remembered_pages = memory("list-pages", max_entries=512)
+# The compiled statements of the 512 most recently read list keys (ListStatement), under the
+# settings they were compiled with (the time zone mode, the geolocation radius, … shape them).
+compiled_statements = memory("list-statements", max_entries=512)
 # A few locks shared by all lists (by the hash of the list's key) rather than one per list, so
 # that their number stays bounded; two lists that share one only count one after the other.
 _counting_locks = [threading.Lock() for _ in range(32)]
