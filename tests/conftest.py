@@ -47,6 +47,29 @@ def forget_memories():
 
 
 @pytest.fixture(autouse=True)
+def declared_reads_hold(monkeypatch):
+    """Every list statement a test builds reads no table (nor display column) beyond what it
+    declares (tests/statement_reads.py); checked after the test, whatever caught the error."""
+    from events.queries.pages import ListStatement
+
+    from .statement_reads import undeclared
+
+    built = ListStatement.queryset.fget
+    found = []
+
+    def checked(statement):
+        first = statement._queryset is None
+        queryset = built(statement)
+        if first:
+            found.append(undeclared(statement, queryset))
+        return queryset
+
+    monkeypatch.setattr(ListStatement, "queryset", property(checked))
+    yield
+    assert [problem for problem in found if problem] == []
+
+
+@pytest.fixture(autouse=True)
 def english_at_start():
     """Each test starts in English: LocaleMiddleware leaves the last request's language active in the
     thread, and translated fields (`title=...`) are written in the active language."""
