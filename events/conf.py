@@ -39,6 +39,9 @@ DEFAULTS = {
     "READ_CACHE_SECONDS": 0,
     # The entry of CACHES holding those reads; it must be shared by all the site's processes.
     "READ_CACHE_ALIAS": "default",
+    # Names of the process memories (events.memory) that always miss, or "all": read once, as each
+    # memory is made at start-up, to measure what a memory buys (bench/run.py --without-memory).
+    "FORGETFUL_MEMORIES": [],
 }
 
 

@@ -8,10 +8,13 @@ very rows its key holds). Nothing is ever deleted to invalidate: when what a val
 changes, the next caller asks with another `valid_for` and misses, so a value can be forgotten
 early (the bounds) but never served stale, and one process's memory never contradicts another's.
 
-Each memory is made by `memory()`, which registers it by name (MEMORIES).
+Each memory is made by `memory()`, which registers it by name (MEMORIES): the names are what
+`EVENTS["FORGETFUL_MEMORIES"]` switches off, to measure what each memory buys.
 """
 import threading
 from collections import OrderedDict
+
+from .conf import events_settings
 
 # The `valid_for` of values their key alone determines.
 ALWAYS = "always"
@@ -69,11 +72,33 @@ class Memory:
             self._bytes = 0
 
 
+class ForgetfulMemory:
+    """A memory switched off (FORGETFUL_MEMORIES): every recall misses, as on a process's first request."""
+
+    def __init__(self, name, *_bounds):
+        self.name = name
+
+    def recall(self, key, valid_for):
+        return None
+
+    def holds(self, key):
+        return False
+
+    def remember(self, key, valid_for, value):
+        pass
+
+    def clear(self):
+        pass
+
+
 def memory(name, *, max_entries, max_bytes=None, size=len):
-    """A new memory named `name`."""
+    """A new memory named `name`, forgetful if the settings name it (decided here, once, so that a
+    memory that is on pays nothing for the switch)."""
     if name in MEMORIES:
         raise ValueError(f"A memory named {name!r} exists already.")
-    MEMORIES[name] = made = Memory(name, max_entries, max_bytes, size)
+    forgetful = events_settings.FORGETFUL_MEMORIES
+    kind = ForgetfulMemory if name in forgetful or "all" in forgetful else Memory
+    MEMORIES[name] = made = kind(name, max_entries, max_bytes, size)
     return made
 
 

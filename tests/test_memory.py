@@ -1,9 +1,10 @@
 """What a process keeps between requests: bounded in number and in bytes, recalled only with exactly
-what it was remembered with, every memory registered by name."""
+what it was remembered with, every memory registered by name and switched off by name."""
 import pytest
+from django.test import override_settings
 
 from events import memory as memory_module
-from events.memory import ALWAYS, Memory, forget_all, memory
+from events.memory import ALWAYS, ForgetfulMemory, Memory, forget_all, memory
 
 
 @pytest.fixture
@@ -59,3 +60,16 @@ def test_every_memory_is_registered_by_a_name_of_its_own(made):
     lists.remember("key", ALWAYS, "value")
     forget_all()
     assert lists.recall("key", ALWAYS) is None and not lists.holds("key")
+
+
+@pytest.mark.parametrize("forgetful", [["test pages"], ["all"]], ids=["by name", "all"])
+def test_a_memory_the_settings_name_is_made_forgetful(made, forgetful):
+    with override_settings(EVENTS={"FORGETFUL_MEMORIES": forgetful}):
+        pages = made("test pages", max_entries=4)
+        other = made("test others", max_entries=4)
+    assert isinstance(pages, ForgetfulMemory)
+    pages.remember("key", ALWAYS, "value")
+    assert pages.recall("key", ALWAYS) is None and not pages.holds("key")
+    assert isinstance(other, ForgetfulMemory) == (forgetful == ["all"])
+    # Decided as the memory is made: a memory made later with the switch off remembers.
+    assert isinstance(made("test later", max_entries=4), Memory)
