@@ -1,5 +1,8 @@
 """What a process keeps between requests: bounded in number and in bytes, recalled only with exactly
 what it was remembered with, every memory registered by name and switched off by name."""
+import re
+from pathlib import Path
+
 import pytest
 from django.test import override_settings
 
@@ -73,3 +76,10 @@ def test_a_memory_the_settings_name_is_made_forgetful(made, forgetful):
     assert isinstance(other, ForgetfulMemory) == (forgetful == ["all"])
     # Decided as the memory is made: a memory made later with the switch off remembers.
     assert isinstance(made("test later", max_entries=4), Memory)
+
+
+def test_every_memory_the_app_makes_has_its_row_in_the_documented_table():
+    from bench.run import memory_names
+
+    table = (Path(__file__).resolve().parent.parent / "docs" / "architecture-memories.md").read_text()
+    assert set(re.findall(r"^\| `([a-z-]+)` \| `", table, re.MULTILINE)) == set(memory_names())
