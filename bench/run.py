@@ -2,6 +2,7 @@
 
     python bench/run.py [--events 10000] [--database-url URL] [--duration 5] [--concurrency 1,8]
                         [--workers 2] [--reuse] [--endpoints NAME,...] [--explain] [--json FILE]
+                        [--without-memory NAME,...|all]
 
 See bench/README.md for what each column means and the figures measured.
 """
@@ -96,6 +97,12 @@ def parse_args(argv=None):
         help="serve anonymous reads from the shared read cache for this long (default 0: off)",
     )
     parser.add_argument(
+        "--without-memory",
+        default="",
+        metavar="NAME[,NAME]",
+        help="the server's process memories that always miss (names of events.memory, or all), to measure what each buys",
+    )
+    parser.add_argument(
         "--redis-url",
         default=os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"),
         help="the shared cache used with --read-cache (default: $REDIS_URL, else redis://127.0.0.1:6379/0)",
@@ -109,6 +116,7 @@ def parse_args(argv=None):
         parser.error("--concurrency needs positive integers")
     if args.events < 1 or args.duration <= 0 or args.workers < 1 or args.threads < 1:
         parser.error("--events, --duration, --workers and --threads must be positive")
+    args.without_memory = [name.strip() for name in args.without_memory.split(",") if name.strip()]
     return args
 
 
@@ -143,6 +151,26 @@ def ensure_postgres_database(config):
         if not exists:
             conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(config["NAME"])))
             print(f"created database {config['NAME']}")
+
+
+def memory_names():
+    """The name of every memory the app makes (events.memory), once all its modules are imported."""
+    import importlib
+    import pkgutil
+
+    import events
+    from events.memory import MEMORIES
+
+    for module in pkgutil.walk_packages(events.__path__, "events."):
+        if ".migrations" not in module.name:
+            importlib.import_module(module.name)
+    return sorted(MEMORIES)
+
+
+def check_memory_names(names):
+    unknown = set(names) - {"all", *memory_names()}
+    if unknown:
+        sys.exit(f"unknown memories {sorted(unknown)}; known: {', '.join(memory_names())} (or all)")
 
 
 def setup_django(database_url):
@@ -717,6 +745,7 @@ def print_header(args, database_url, calendar):
     print(f"  hasher:   {args.hasher_ms:.0f} ms per login password verification (what each signed request cost before)")
     cache = f"on, {args.read_cache} s, {args.redis_url}" if args.read_cache > 0 else "off"
     print(f"  read cache: {cache}")
+    print(f"  memories: {'all on' if not args.without_memory else 'forgetful: ' + ', '.join(args.without_memory)}")
     if args.background_writes:
         print(f"  background writes: 2 events + 1 venue per second through the API, answered {dict(args.writer_statuses)}")
     print(f"  X = {calendar.category_slug}, Y = {calendar.start_date}")
@@ -756,7 +785,11 @@ def main(argv=None):
         # Environment, so that the gunicorn workers read the same settings.
         os.environ["REDIS_URL"] = args.redis_url
         os.environ["EVENTS_READ_CACHE_SECONDS"] = str(args.read_cache)
+    if args.without_memory:
+        # Read by bench/settings.py, in this process and the server's, before any memory is made.
+        os.environ["EVENTS_FORGETFUL_MEMORIES"] = ",".join(args.without_memory)
     setup_django(database_url)
+    check_memory_names(args.without_memory)
     calendar = prepare_calendar(args.events, args.reuse)
     if args.read_cache > 0:
         from events.api import read_cache
@@ -829,6 +862,7 @@ def main(argv=None):
             "calendar": {k: v for k, v in asdict(calendar).items() if k != "event_ids"},
             "server": {"workers": args.workers, "worker_class": args.worker_class, "threads": args.threads},
             "read_cache_seconds": args.read_cache,
+            "forgetful_memories": args.without_memory,
             "background_writes": {str(k): v for k, v in args.writer_statuses.items()} if args.background_writes else None,
             "load_average": [args.load_before, os.getloadavg()[0]],
             "hasher_ms": args.hasher_ms,

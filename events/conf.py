@@ -39,6 +39,9 @@ DEFAULTS = {
     "READ_CACHE_SECONDS": 0,
     # The entry of CACHES holding those reads; it must be shared by all the site's processes.
     "READ_CACHE_ALIAS": "default",
+    # Names of the process memories (events.memory) that always miss, or "all": read once, as each
+    # memory is made at start-up, to measure what a memory buys (bench/run.py --without-memory).
+    "FORGETFUL_MEMORIES": [],
 }
 
 
@@ -70,9 +73,18 @@ class EventsSettings:
 
 
 events_settings = EventsSettings(DEFAULTS)
+# How many times a setting has changed in this process (only tests change them): what a process
+# works out from the settings is remembered under this number (events.memory).
+_settings_changes = 0
+
+
+def settings_version():
+    return _settings_changes
 
 
 def _reload_events_settings(*, setting, **kwargs):
+    global _settings_changes
+    _settings_changes += 1
     if setting == "EVENTS":
         events_settings.reload()
 

@@ -8,22 +8,22 @@ only statements that read one of those columns depend on: an editor's excerpt ed
 default events list's total as it was, and a search's total is counted again.
 
 A total counted under some versions is therefore exact for every later statement that sees the same
-versions of the tables it reads, whatever else was committed meanwhile. A statement that reads a
-table without a version depends on the whole database snapshot instead. The same holds for a
-list's page rows and for the rendering store's rows (migration 0008): a process that remembers
-them under the versions they were read at may answer from memory any request that reads the same
-versions (`read_state`, one small statement), in every process alike.
+versions of the tables it reads, whatever else was committed meanwhile; the code that builds a
+statement declares those tables (Reads). A statement that reads a table without a version depends
+on the whole database snapshot instead. The same holds for a list's page rows and for the
+rendering store's rows (migration 0008): a process that remembers them under the versions they
+were read at may answer from memory any request that reads the same versions (`read_state`, one
+small statement), in every process alike.
 """
 import json
-import re
 from contextlib import contextmanager
 from contextvars import ContextVar
-from functools import lru_cache
+from dataclasses import dataclass
+from functools import cached_property
 
-from django.apps import apps
 from django.db import connections, router
 
-from .memory import RecentValues
+from .memory import ALWAYS, memory
 
 VERSIONED_TABLES = (
     "events_event",
@@ -37,33 +37,41 @@ VERSIONED_TABLES = (
     "events_renderedrecord",
 )
 RENDERED_TABLE = "events_renderedrecord"
-DISPLAY_COLUMNS = re.compile(r"^((title|excerpt|description)(_[a-z0-9_]+)?|modified)$")
 DISPLAY = ":display"
 # What the page and count statements read beside their rows: the snapshot, and the versions
 # (the snapshot is the key of statements that read an unversioned table).
 STATE_SQL = "pg_current_snapshot()::text || ' ' || coalesce((SELECT versions::text FROM events_list_version), '')"
-_QUOTED_NAME = re.compile(r'"([^"]+)"')
 
 
-@lru_cache(maxsize=1024)
-def dependencies(sql):
-    """The version names a statement's total depends on, or None: it reads an unversioned table.
+@dataclass(frozen=True)
+class Reads:
+    """What a statement reads, as the code that builds it declares: its tables, and whether it reads
+    a display column (migration 0007's DISPLAY_COLUMNS) of any of them.
 
-    Django quotes every table and column name, so the quoted names of a statement are what it
-    reads; a column of another table that happens to share a display column's name only makes the
-    statement depend on one version too many, never too few.
+    A test parses the SQL of every list statement the suite builds and fails when it reads a table
+    (or a display column) its declaration leaves out (tests/statement_reads.py): a remembered total
+    would otherwise outlive a change to what it counted.
     """
-    names = set(_QUOTED_NAME.findall(sql))
-    tables = names & _model_tables()
-    if not tables <= set(VERSIONED_TABLES):
-        return None
-    reads_display = any(DISPLAY_COLUMNS.match(name) for name in names)
-    return tuple(sorted(tables | ({f"{table}{DISPLAY}" for table in tables} if reads_display else set())))
 
+    tables: frozenset = frozenset()
+    display: bool = False
 
-@lru_cache(maxsize=1)
-def _model_tables():
-    return frozenset(model._meta.db_table for model in apps.get_models(include_auto_created=True))
+    @classmethod
+    def of(cls, *models, display=False):
+        return cls(frozenset(model._meta.db_table for model in models), display)
+
+    def __or__(self, other):
+        return Reads(self.tables | other.tables, self.display or other.display)
+
+    @cached_property
+    def names(self):
+        """The version names what the statement reads depends on, or None: it reads an unversioned
+        table (and depends on the whole snapshot). A statement reading a display column depends on
+        the display versions of every table it reads: one too many at worst, never too few."""
+        if not self.tables <= set(VERSIONED_TABLES):
+            return None
+        display = {f"{table}{DISPLAY}" for table in self.tables} if self.display else set()
+        return tuple(sorted(self.tables | display))
 
 
 # The states read so far by the read request in progress, by database (state_per_read).
@@ -95,8 +103,8 @@ def read_state(connection):
     return state
 
 
-def recalled(memory, model, key, read):
-    """`read()` (a lookup in `model`'s table), recalled from `memory` (a VersionedValues) when this
+def recalled(lookups, model, key, read):
+    """`read()` (a lookup in `model`'s table), recalled from `lookups` (an events.memory) when this
     process made it under the current version of that table. Only within a read request on
     PostgreSQL outside a transaction (state_per_read); everywhere else it is made every time."""
     connection = connections[router.db_for_read(model)]
@@ -104,16 +112,11 @@ def recalled(memory, model, key, read):
         return read()
     version = tables_key((model._meta.db_table,), read_state(connection))
     key = (connection.alias, *key)
-    value = memory.recall(key, version)
+    value = lookups.recall(key, version)
     if value is None:
         value = read()
-        memory.remember(key, version, value)
+        lookups.remember(key, version, value)
     return value
-
-
-def state_key(sql, state):
-    """What a total (or page) read by `sql` under `state` (the value of STATE_SQL) is valid for."""
-    return tables_key(dependencies(sql), state)
 
 
 def tables_key(names, state):
@@ -127,12 +130,13 @@ def tables_key(names, state):
 
 
 def _versions(text):
-    found = _parsed_versions.get(text)
+    found = _parsed_versions.recall(text, ALWAYS)
     if found is None:
         found = json.loads(text)
-        _parsed_versions.put(text, found)
+        _parsed_versions.remember(text, ALWAYS, found)
     return found
 
 
-_parsed_versions = RecentValues(max_entries=64)
+# The versions as read (STATE_SQL's text) → parsed: requests read the same text until a commit.
+_parsed_versions = memory("parsed-versions", max_entries=64)
 

@@ -1,18 +1,35 @@
-"""A small thread-safe memory of recent values, bounded in size: what a process may keep between requests.
+"""What a process remembers between requests: one mechanism, one key scheme, one rule (docs/architecture-memories.md).
 
-Only for values that can never be stale (each entry names what it is valid for: the versions of
-the tables a list reads, a stored password hash), so one process's memory never contradicts another's.
+Every value is remembered under a key together with what it is valid for, and recalled only when
+asked with exactly that again: the versions of the tables it was read from (events.list_versions),
+the settings it was worked out under (events.conf.settings_version), a digest of what it proves,
+or ALWAYS where the key alone determines the value (a body under its ETag, a text joined from the
+very rows its key holds). Nothing is ever deleted to invalidate: when what a value came from
+changes, the next caller asks with another `valid_for` and misses, so a value can be forgotten
+early (the bounds) but never served stale, and one process's memory never contradicts another's.
+
+Each memory is made by `memory()`, which registers it by name (MEMORIES): the names are what
+`EVENTS["FORGETFUL_MEMORIES"]` switches off, to measure what each memory buys.
 """
 import threading
 from collections import OrderedDict
 
+from .conf import events_settings
 
-class RecentValues:
-    """A mapping that keeps its `max_entries` most recently used keys and, with `max_bytes`, no more
-    than that many bytes of values (as `size` counts them: their length by default); a value larger
-    than that is not kept at all."""
+# The `valid_for` of values their key alone determines.
+ALWAYS = "always"
 
-    def __init__(self, max_entries, max_bytes=None, size=len):
+# Every memory of this process, by name.
+MEMORIES = {}
+
+
+class Memory:
+    """Values by key, each valid for what it was remembered with; the `max_entries` most recently
+    used and, with `max_bytes`, no more than that many bytes of values (as `size` counts them:
+    their length by default). A value larger than that is not kept at all."""
+
+    def __init__(self, name, max_entries, max_bytes=None, size=len):
+        self.name = name
         self.max_entries = max_entries
         self.max_bytes = max_bytes
         self.size = size
@@ -20,30 +37,34 @@ class RecentValues:
         self._bytes = 0
         self._lock = threading.Lock()
 
-    def size_of(self, value):
-        return self.size(value)
-
-    def get(self, key):
+    def recall(self, key, valid_for):
+        """The value remembered under `key` with exactly `valid_for`, else None."""
         with self._lock:
-            value = self._entries.get(key)
-            if value is not None:
-                self._entries.move_to_end(key)
-            return value
+            found = self._entries.get(key)
+            if found is None or found[0] != valid_for:
+                return None
+            self._entries.move_to_end(key)
+            return found[1]
 
-    def put(self, key, value):
-        size = self.size_of(value) if self.max_bytes is not None else 0
+    def holds(self, key):
+        """Whether a value is remembered under `key`, whatever it is valid for: a caller can skip
+        finding out its `valid_for` (a statement) when no value could answer."""
+        return key in self._entries
+
+    def remember(self, key, valid_for, value):
+        size = self.size(value) if self.max_bytes is not None else 0
         if self.max_bytes is not None and size > self.max_bytes:
             return
         with self._lock:
             previous = self._entries.pop(key, None)
             if previous is not None and self.max_bytes is not None:
-                self._bytes -= self.size_of(previous)
-            self._entries[key] = value
+                self._bytes -= self.size(previous[1])
+            self._entries[key] = (valid_for, value)
             self._bytes += size
             while len(self._entries) > self.max_entries or (self.max_bytes is not None and self._bytes > self.max_bytes):
-                _key, dropped = self._entries.popitem(last=False)
+                _key, (_valid_for, dropped) = self._entries.popitem(last=False)
                 if self.max_bytes is not None:
-                    self._bytes -= self.size_of(dropped)
+                    self._bytes -= self.size(dropped)
 
     def clear(self):
         with self._lock:
@@ -51,18 +72,37 @@ class RecentValues:
             self._bytes = 0
 
 
-class VersionedValues(RecentValues):
-    """Values remembered with what they were read under (events.list_versions): a value is recalled
-    only under exactly that, so a change anywhere (a newer version) makes it a miss, never stale."""
+class ForgetfulMemory:
+    """A memory switched off (FORGETFUL_MEMORIES): every recall misses, as on a process's first request."""
 
-    def size_of(self, value):
-        return self.size(value[1])
+    def __init__(self, name, *_bounds):
+        self.name = name
 
-    def recall(self, key, version):
-        found = self.get(key)
-        if found is not None and found[0] == version:
-            return found[1]
+    def recall(self, key, valid_for):
         return None
 
-    def remember(self, key, version, value):
-        self.put(key, (version, value))
+    def holds(self, key):
+        return False
+
+    def remember(self, key, valid_for, value):
+        pass
+
+    def clear(self):
+        pass
+
+
+def memory(name, *, max_entries, max_bytes=None, size=len):
+    """A new memory named `name`, forgetful if the settings name it (decided here, once, so that a
+    memory that is on pays nothing for the switch)."""
+    if name in MEMORIES:
+        raise ValueError(f"A memory named {name!r} exists already.")
+    forgetful = events_settings.FORGETFUL_MEMORIES
+    kind = ForgetfulMemory if name in forgetful or "all" in forgetful else Memory
+    MEMORIES[name] = made = kind(name, max_entries, max_bytes, size)
+    return made
+
+
+def forget_all():
+    """Empty every memory of this process, as a process that just started has them (tests)."""
+    for each in MEMORIES.values():
+        each.clear()

@@ -39,11 +39,34 @@ def fast_password_hashing(settings):
 
 
 @pytest.fixture(autouse=True)
-def forget_login_passwords():
-    """Each test starts with no login password remembered by this process."""
-    from events.services.credentials import remembered_login_passwords
+def forget_memories():
+    """Each test starts with nothing remembered by this process (events.memory), as a process that just started."""
+    from events.memory import forget_all
 
-    remembered_login_passwords.clear()
+    forget_all()
+
+
+@pytest.fixture(autouse=True)
+def declared_reads_hold(monkeypatch):
+    """Every list statement a test builds reads no table (nor display column) beyond what it
+    declares (tests/statement_reads.py); checked after the test, whatever caught the error."""
+    from events.queries.pages import ListStatement
+
+    from .statement_reads import undeclared
+
+    built = ListStatement.queryset.fget
+    found = []
+
+    def checked(statement):
+        first = statement._queryset is None
+        queryset = built(statement)
+        if first:
+            found.append(undeclared(statement, queryset))
+        return queryset
+
+    monkeypatch.setattr(ListStatement, "queryset", property(checked))
+    yield
+    assert [problem for problem in found if problem] == []
 
 
 @pytest.fixture(autouse=True)

@@ -182,3 +182,14 @@ def test_a_row_is_compared_with_the_floor_measured_next_to_it():
     assert drifted.floor_ratio == 0.5  # against the slower floor of its own moment
     assert without_check.floor_ratio == 0.2  # against the run's first floor
     assert signed.floor_ratio == 0.3 and signed.anonymous_ratio == 0.5
+
+
+def test_the_memories_switched_off_are_named_and_known():
+    from bench.run import check_memory_names, memory_names, parse_args
+
+    assert parse_args(["--without-memory", "list-totals, stored-rows"]).without_memory == ["list-totals", "stored-rows"]
+    assert parse_args([]).without_memory == []
+    assert {"list-totals", "stored-rows", "login-passwords"} <= set(memory_names())
+    check_memory_names(["all", "list-totals"])
+    with pytest.raises(SystemExit):
+        check_memory_names(["list-total"])

@@ -9,7 +9,7 @@ from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from events import list_versions
-from events.queries.pages import remembered_totals
+from events.memory import forget_all
 from events.models import Event, EventOrganizer, Organizer, Venue
 
 from .conftest import API, post_json
@@ -26,11 +26,6 @@ def listed_total(api, **query):
     assert response.status_code == 200
     counted = any("COUNT(" in q["sql"].upper() for q in queries.captured_queries)
     return response.json()["total"], int(response["X-TEC-Total"]), counted
-
-
-@pytest.fixture(autouse=True)
-def fresh_totals():
-    remembered_totals.clear()
 
 
 def test_a_total_is_remembered_until_a_write_changes_what_it_counts(api, editor):
@@ -178,22 +173,13 @@ def test_each_kind_of_change_bumps_the_version_it_should():
     assert bumped_by(rolled_back_then_other) == {"events_event:display"}
 
 
-def test_the_triggers_and_the_reader_agree_on_tables_and_display_columns():
+def test_the_triggers_and_the_reader_agree_on_tables():
+    """The display columns are the triggers' alone: statements declare whether they read one, and
+    tests/statement_reads.py parses them with the triggers' own pattern."""
     migration = importlib.import_module("events.migrations.0007_list_versions")
     store_migration = importlib.import_module("events.migrations.0008_rendered_record_version")
     assert (*migration.VERSIONED_TABLES, *store_migration.VERSIONED_TABLES) == list_versions.VERSIONED_TABLES
-    assert migration.DISPLAY_COLUMNS == list_versions.DISPLAY_COLUMNS.pattern
     assert store_migration.VERSIONED_TABLES == (list_versions.RENDERED_TABLE,)
-
-
-def test_a_statement_reading_an_unversioned_table_depends_on_the_snapshot():
-    sql = 'SELECT "events_event"."id" FROM "events_event" INNER JOIN "auth_user" ON ("events_event"."author_id" = "auth_user"."id")'
-    assert list_versions.dependencies(sql) is None
-    assert list_versions.state_key(sql, '100:100: {"events_event": 4}') == '100:100: {"events_event": 4}'
-    assert list_versions.dependencies('SELECT "events_event"."id" FROM "events_event"') == ("events_event",)
-    searched = 'SELECT "events_event"."id" FROM "events_event" WHERE "events_event"."title_en" LIKE %s'
-    assert list_versions.dependencies(searched) == ("events_event", "events_event:display")
-    assert list_versions.state_key(searched, '100:100: {"events_event": 4}') == (4, None)
 
 
 def test_a_new_list_query_is_counted(api):
@@ -235,7 +221,7 @@ def test_requests_that_miss_together_count_once(api):
     readers = 4
 
     def counts_when_all_miss_together():
-        remembered_totals.clear()
+        forget_all()
         # A reader about to count waits (briefly) for the others to be about to count too: without
         # a single count per process they all get there, with it only one ever does.
         about_to_count = threading.Barrier(readers, timeout=0.5)

@@ -7,6 +7,7 @@ from django.db import connection
 from django.test import override_settings
 
 from events.api import read_cache as read_cache_module
+from events.memory import forget_all
 from events.models import Event
 
 from .conftest import API, post_json
@@ -155,7 +156,7 @@ def test_a_hit_reads_a_body_it_holds_from_its_own_memory_and_one_it_lacks_from_r
     Redis is a miss, answered afresh."""
     make_event("Concert")
     url = f"{API}/events"
-    read_cache_module._bodies.clear()
+    forget_all()
     fresh = api.get(url)
     bodies = [key for key in redis_read_cache.keys("*") if b":body:" in key]
     assert len(bodies) == 1
@@ -163,10 +164,10 @@ def test_a_hit_reads_a_body_it_holds_from_its_own_memory_and_one_it_lacks_from_r
     with django_assert_num_queries(0):
         held = api.get(url)  # the head is there, the body is this process's own
     assert held.content == fresh.content and held["ETag"] == fresh["ETag"]
-    read_cache_module._bodies.clear()
+    forget_all()
     answered_afresh = api.get(url)  # neither here nor in Redis: a miss
     assert answered_afresh.content == fresh.content
-    read_cache_module._bodies.clear()  # another process: only Redis has it now
+    forget_all()  # another process: only Redis has it now
     with django_assert_num_queries(0):
         from_redis = api.get(url)
     assert from_redis.content == fresh.content and from_redis["ETag"] == fresh["ETag"]

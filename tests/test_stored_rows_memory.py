@@ -8,10 +8,8 @@ from django.core.management import call_command
 from django.db import connection, transaction
 
 from events import list_versions
-from events.api import pagination
-from events.store import assemble
+from events.memory import forget_all
 from events.models import Event, PostStatus, RenderedRecord, Venue
-from events.queries import pages, params
 
 from .conftest import API, post_json
 from .test_rendering_store import LANGUAGES, WRITES, _restore, calendar, urls  # noqa: F401 - the fixture
@@ -29,20 +27,6 @@ LISTS = [
 ]
 
 
-@pytest.fixture(autouse=True)
-def forget_everything():
-    forget()
-
-
-def forget():
-    memories = (
-        pages.remembered_pages, pages.remembered_totals, pagination.remembered_bodies,
-        assemble._stored_rows, assemble._event_facts, assemble._anonymous_single_texts, params._lookups,
-    )
-    for memory in memories:
-        memory.clear()
-
-
 def another_process():
     """A connection of its own, as another server process would have: its commits are not this one's."""
     settings = connection.settings_dict
@@ -56,7 +40,7 @@ def fresh(api, url):
     """The answer built from the database alone: nothing remembered, nothing stored."""
     kept = {(row.kind, row.record_id, row.language) for row in RenderedRecord.objects.all()}
     RenderedRecord.objects.all().delete()
-    forget()
+    forget_all()
     answer = api.get(url)
     _restore(kept)
     return answer

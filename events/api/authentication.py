@@ -51,7 +51,7 @@ class BasicAuthentication(authentication.BasicAuthentication):
         if not (
             user.is_active
             and events_settings.BASIC_AUTH_LOGIN_PASSWORDS
-            and credentials.remembered_login_passwords.check(user, password)
+            and credentials.check_login_password(user, password)
         ):
             raise _incorrect_password()
         return (user, None)

@@ -6,14 +6,14 @@ from rest_framework.response import Response
 
 from .. import list_versions
 from ..json_text import to_json
-from ..memory import VersionedValues
+from ..memory import memory
 from .links import marker_values, with_query
 from .renderers import JSONText
 
 
-# List bodies by what they are made of (remembered_list): (versions, body text) of 256 pages, 16 MB
-# at most (a list of fifty events is 224 kB).
-remembered_bodies = VersionedValues(max_entries=256, max_bytes=16 * 1024 * 1024)
+# List bodies by what they are made of (remembered_list), under the versions of what their rows were
+# read from: 256 pages, 16 MB at most (a list of fifty events is 224 kB).
+remembered_bodies = memory("list-bodies", max_entries=256, max_bytes=16 * 1024 * 1024)
 
 
 def page_links(base_url, filters, page):

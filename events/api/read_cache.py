@@ -29,7 +29,7 @@ from django.utils import translation
 from .. import changes
 from ..internals import commit_hooks, redis_backend, redis_loads
 from ..conf import events_settings
-from ..memory import RecentValues
+from ..memory import ALWAYS, memory
 from . import conditional, errors
 from .context import api_context
 
@@ -53,7 +53,7 @@ ENTRY_FORMAT = 3
 # (entry key, ETag) → body: the bodies this process read or stored lately. An ETag is a digest of
 # the body, so a body kept under one can never be another's; a hit then reads only the small part
 # of its entry from the cache (a list of fifty is a 224 kB body, a single event 5 kB).
-_bodies = RecentValues(max_entries=4096, max_bytes=32 * 1024 * 1024)
+_bodies = memory("read-cache-bodies", max_entries=4096, max_bytes=32 * 1024 * 1024)
 
 
 def enabled():
@@ -119,7 +119,7 @@ def fetch(request):
     etag = headers["ETag"]
     if conditional.matches(request.META.get("HTTP_IF_NONE_MATCH"), etag):
         return conditional.not_modified(headers)
-    content = _bodies.get((key, etag))
+    content = _bodies.recall((key, etag), ALWAYS)
     if content is None:
         try:
             content = _get_many(cache, [_body_key(key, etag)]).get(_body_key(key, etag))
@@ -128,7 +128,7 @@ def fetch(request):
             return None
         if content is None:  # expired since its head was read
             return None
-        _bodies.put((key, etag), content)
+        _bodies.remember((key, etag), ALWAYS, content)
     return HttpResponse(content, status=status, headers=headers)
 
 
@@ -183,7 +183,7 @@ def store(request, response):
     except Exception:  # noqa: BLE001 - see fetch
         logger.warning("The read cache could not store an answer.", exc_info=True)
         return
-    _bodies.put((key, etag), response.content)
+    _bodies.remember((key, etag), ALWAYS, response.content)
 
 
 def invalidate(using=None, **kwargs):

@@ -10,9 +10,10 @@ from modeltranslation.utils import build_localized_fieldname
 
 from ..conf import events_settings
 from ..exceptions import InvalidValue
-from ..models import Event, EventOrganizer, PostStatus, Term
-from ..queries.events import filter_events, filter_values, list_ordering, listable, listed, parse_filters
-from ..queries.pages import fetch_page
+from ..list_versions import Reads
+from ..models import Event, EventOrganizer, PostStatus, Term, Venue
+from ..queries.events import filter_events, filter_values, list_ordering, listable, listed, parse_filters, reads
+from ..queries.pages import ListStatement, fetch_page
 from ..queries.params import default_per_page, language_code
 from ..queries.syntax import parse_query_string
 from ..queries.window import date_window, day_window, default_window, multiday_cutoff
@@ -32,17 +33,21 @@ def listed_events():
     return listed(listable(ANONYMOUS))
 
 
+# The cards read every column of an event and of its venue.
+CARD_READS = Reads.of(Event, Venue, display=True)
+
+
 def upcoming(**filters):
-    """The upcoming list, filtered as the API filters it: `categories`/`tags`/`venue`/`organizer` (ID
-    lists) or `featured`; venues come with the rows since every card names its venue."""
+    """The upcoming list (a ListStatement), filtered as the API filters it: `categories`/`tags`/
+    `venue`/`organizer` (ID lists) or `featured`; venues come with the rows since every card names its venue."""
     data = {"window": default_window(), **filters}
-    queryset = listed_events().select_related("venue")
-    return filter_events(queryset, data).order_by(*list_ordering())
+    queryset = filter_events(listed_events().select_related("venue"), data).order_by(*list_ordering())
+    return ListStatement.of(queryset, reads=reads(data, CARD_READS))
 
 
-def page_of(queryset, page):
+def page_of(statement, page):
     """One page of `DEFAULT_PER_PAGE` rows with the total, in one query."""
-    return fetch_page(queryset, page, default_per_page())
+    return fetch_page(statement, page, default_per_page())
 
 
 def month_events(first_day, last_day):

@@ -255,10 +255,10 @@ class EventList(PublicPage):
         """The list's ListScope; raises Http404, or returns a redirect to the list's address."""
         return ListScope(heading=self.heading)
 
-    def page_context(self, queryset):
+    def page_context(self, statement):
         request = self.request
         number = page_number(request)
-        page = queries.page_of(queryset, number)
+        page = queries.page_of(statement, number)
         if number > 1 and not page.rows:
             raise Http404("No such page of events")
         self.records.extend(page.rows)

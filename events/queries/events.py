@@ -8,9 +8,10 @@ from django.db.models.functions import ASin, Cos, Least, Power, Radians, Sin, Sq
 
 from ..conf import events_settings
 from ..exceptions import InvalidValue
+from ..list_versions import Reads
 from ..models import Event, EventOrganizer, Organizer, PostKind, Taxonomy, Venue
 from . import params, visibility
-from .filtering import apply_filters, localized_text
+from .filtering import apply_filters, localized_text, reads_with_filters
 from .params import MAX_RECORD_ID, TermSelection
 from .window import default_end_date, default_start_date
 
@@ -247,6 +248,24 @@ def _near(queryset, point):
 
 def _included(queryset, ids):
     return queryset.filter(pk__in=[record_id for record_id in ids if record_id <= MAX_RECORD_ID])
+
+
+# What a list of events reads: the events table, and what each filter joins or searches (a test
+# checks every statement the suite builds against its SQL).
+LISTED_READS = Reads.of(Event)
+FILTER_READS = {
+    "search": Reads.of(Event, display=True),
+    "categories": Reads.of(Event.terms.through),
+    "tags": Reads.of(Event.terms.through),
+    "organizer": Reads.of(EventOrganizer),
+    "geoloc": Reads.of(Venue),
+    "near": Reads.of(Venue),
+}
+
+
+def reads(values, listed=LISTED_READS):
+    """What a statement of `listed` (Reads) events narrowed by filter_events(`values`) reads."""
+    return reads_with_filters(listed, FILTER_READS, values)
 
 
 FILTERS = {

@@ -1,4 +1,5 @@
-"""How every list applies its filters: each value, already validated, by the filter of its name."""
+"""How every list applies its filters: each value, already validated, by the filter of its name,
+and declares what its statement then reads."""
 from django.core.validators import EMPTY_VALUES
 from django.db.models import F, TextField, Value
 from django.db.models.functions import Coalesce, NullIf
@@ -15,6 +16,15 @@ def apply_filters(queryset, filters, values):
             continue
         queryset = filters[name](queryset, value)
     return queryset
+
+
+def reads_with_filters(reads, filter_reads, values):
+    """What a list's statement reads: `reads` (a list_versions.Reads), and what each filter of
+    `values` that filters anything (apply_filters) adds, `filter_reads[name]`."""
+    for name, value in values.items():
+        if name in filter_reads and value not in EMPTY_VALUES:
+            reads = reads | filter_reads[name]
+    return reads
 
 
 def localized_text(field):

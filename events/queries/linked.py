@@ -5,9 +5,10 @@ from django.db.models import F, Q, TextField, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
+from ..list_versions import Reads
 from ..models import Event, EventOrganizer, Organizer, PostStatus, Venue
 from . import visibility
-from .filtering import apply_filters, localized_text
+from .filtering import apply_filters, localized_text, reads_with_filters
 
 # §2.1, Recommended: any character that is not a letter or digit (Unicode-aware) separates fragments; "-" does not.
 SEARCH_FRAGMENT = re.compile(r"(?:[^\W_]|-)+")
@@ -81,6 +82,29 @@ def _with_events(queryset, wanted):
 def _with_upcoming_events(queryset, statuses):
     """Linked to an event that starts from now on, in a status the caller may list."""
     return queryset.filter(pk__in=linked_ids(queryset.model, Q(start_utc__gte=timezone.now(), status__in=statuses)))
+
+
+def _filter_reads(model, linked_events):
+    return {
+        "search": Reads.of(model, display=True),
+        "event": linked_events,
+        "has_events": linked_events,
+        "upcoming_statuses": linked_events,
+    }
+
+
+# What each filter reads beside the kind's own table (linked_ids: venues are linked by a column of
+# the events table, organizers through the link table).
+FILTER_READS = {
+    Venue: _filter_reads(Venue, Reads.of(Event)),
+    Organizer: _filter_reads(Organizer, Reads.of(Event, EventOrganizer)),
+}
+LISTED_READS = {Venue: Reads.of(Venue), Organizer: Reads.of(Organizer)}
+
+
+def reads(model, values):
+    """What a statement of `model` records narrowed by filter_linked(`values`) reads."""
+    return reads_with_filters(LISTED_READS[model], FILTER_READS[model], values)
 
 
 FILTERS = {

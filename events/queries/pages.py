@@ -1,22 +1,22 @@
 """One page of a list and the list's total, in as few statements as the database allows.
 
-What a process remembers of its lists lives here too: their compiled statements, their totals and
-their page rows, each valid only under the versions of the tables it was read under
-(events.list_versions).
+What a process remembers of its lists lives here too (events.memory): their compiled statements,
+under the settings they were compiled with, and their totals and page rows, under the versions of
+the tables their statement declares it reads (events.list_versions).
 """
 import math
 import threading
 from dataclasses import dataclass
 
 from django.core.exceptions import EmptyResultSet
-from django.core.signals import setting_changed
 from django.db import connections, router
 from django.db.models import F, Func, Subquery
 from django.db.models.expressions import RawSQL
 from django.utils import translation
 
 from .. import list_versions
-from ..memory import RecentValues, VersionedValues
+from ..conf import settings_version
+from ..memory import memory
 from .params import MAX_RECORD_ID
 
 
@@ -49,21 +49,27 @@ class ListStatement:
     joins (about 0.9 ms of an events page, against 0.2 ms for the database to answer). The
     statements depend only on the `key` a view gives (everything its queryset is built from: the
     filter values, the caller's visibility condition, the ordering), the database and the
-    language; so a process compiles each list once and keeps its statements (`compiled_statements`).
-    `build` then returns a values() queryset of plain columns, whose rows are read without the ORM.
-    A view with no such key gives none, and its queryset is compiled every time.
+    language; so a process compiles each list once and keeps its statements (`compiled_statements`,
+    under the settings they were compiled with). `build` then returns a values() queryset of plain
+    columns, whose rows are read without the ORM. A view with no such key gives none, and its
+    queryset is compiled every time.
+
+    `reads` (a list_versions.Reads) declares what the statement reads: its total and rows are
+    remembered under the versions of those tables.
     """
 
-    def __init__(self, model, key, build, plain_columns=True):
+    def __init__(self, model, key, build, *, reads, plain_columns=True):
         self.build = build
+        self.reads = reads
         self.plain_columns = plain_columns
         self.db = router.db_for_read(model)
         self.key = None if key is None else (self.db, translation.get_language(), *key)
         self._queryset = None
 
     @classmethod
-    def of(cls, queryset):
-        return cls(queryset.model, None, lambda: queryset, plain_columns=queryset._fields is not None)
+    def of(cls, queryset, *, reads):
+        """A list of the rows `queryset` reads (model instances, unless it is a values() queryset)."""
+        return cls(queryset.model, None, lambda: queryset, reads=reads, plain_columns=queryset._fields is not None)
 
     @property
     def queryset(self):
@@ -75,11 +81,11 @@ class ListStatement:
         """(sql, params) of the statement `name`, compiled at most once per key."""
         if self.key is None:
             return compile_queryset(self.queryset)
-        key = (*self.key, name)
-        found = compiled_statements.get(key)
+        key, shaped_by = (*self.key, name), settings_version()
+        found = compiled_statements.recall(key, shaped_by)
         if found is None:
             found = compile_queryset(self.queryset)
-            compiled_statements.put(key, found)
+            compiled_statements.remember(key, shaped_by, found)
         return found
 
 
@@ -91,10 +97,9 @@ def _compiled(queryset):
         return None, ()
 
 
-def fetch_page(listing, page, per_page):
-    """The rows of one page (events, venues, organizers, terms) and the list's exact total: model
-    instances, or dicts when the query is a `values()` queryset. `listing` is a ListStatement, or a
-    queryset (compiled every time).
+def fetch_page(statement, page, per_page):
+    """The rows of one page (events, venues, organizers, terms) of a ListStatement and the list's
+    exact total: model instances, or dicts when the query is a `values()` queryset.
 
     Counting an event list is the dearest part of it (an index-only scan of some 74,000 entries,
     about 25 ms, at 100,000 events), and most requests count what the previous one counted. On
@@ -108,7 +113,6 @@ def fetch_page(listing, page, per_page):
     its own writes) the count rides along with the page rows as an uncorrelated subquery of the
     same statement.
     """
-    statement = listing if isinstance(listing, ListStatement) else ListStatement.of(listing)
     offset = (page - 1) * per_page
     if offset > MAX_RECORD_ID:  # the databases refuse offsets past the 64-bit range
         return Page(rows=[], page=page, per_page=per_page, total=0)
@@ -122,12 +126,12 @@ def fetch_page(listing, page, per_page):
         if sql is None:
             return Page(rows=[], page=page, per_page=per_page, total=0)
         key = repr((sql, params))
-        rows, state = _remembered_page(statement, connection, key, sql, offset, per_page)
+        rows, state = _remembered_page(statement, connection, key, offset, per_page)
         if rows is None:
             rows = _column_rows(connection, sql, params, offset, per_page)
             state = rows[0]["listed_state"] if rows else None
             if rows and statement.key is not None:
-                remembered_pages.remember((key, offset, per_page), list_versions.state_key(sql, state), rows)
+                remembered_pages.remember((key, offset, per_page), versions_of(statement, state), rows)
     else:
         listed = _with_state(statement.queryset)
         sql, params = _compiled(listed)
@@ -136,7 +140,7 @@ def fetch_page(listing, page, per_page):
         key = repr((sql, params))
         rows = list(listed[offset : offset + per_page])
         state = rows[0].listed_state if rows else None
-    versions = list_versions.state_key(sql, state) if state is not None else None
+    versions = versions_of(statement, state) if state is not None else None
     total = remembered_totals.recall(key, versions) if versions is not None else None
     if total is None:
         # After a commit that changed what the list reads, every request of it misses at once: the
@@ -149,13 +153,13 @@ def fetch_page(listing, page, per_page):
                 with connection.cursor() as cursor:
                     cursor.execute(f"SELECT COUNT(*), {list_versions.STATE_SQL} FROM ({count_sql}) AS listed", count_params)
                     total, counted_at = cursor.fetchone()
-                remembered_totals.remember(key, list_versions.state_key(sql, counted_at), total)
+                remembered_totals.remember(key, versions_of(statement, counted_at), total)
     # Only a list with a key (rows read as plain columns) has its body remembered (remembered_list).
     remembered = statement.key is not None and statement.plain_columns
     return Page(rows=rows, page=page, per_page=per_page, total=total, state=state, versions=versions if remembered else None)
 
 
-def _remembered_page(statement, connection, key, sql, offset, per_page):
+def _remembered_page(statement, connection, key, offset, per_page):
     """(rows, state): the page this process read last under the versions of the tables its statement
     reads, when they are still the current ones (one small statement reads them), else (None, None).
 
@@ -164,11 +168,16 @@ def _remembered_page(statement, connection, key, sql, offset, per_page):
     """
     if statement.key is None:
         return None, None
-    if remembered_pages.get((key, offset, per_page)) is None:
+    if not remembered_pages.holds((key, offset, per_page)):
         return None, None  # never read here: no need to read the versions
     state = list_versions.read_state(connection)
-    rows = remembered_pages.recall((key, offset, per_page), list_versions.state_key(sql, state))
+    rows = remembered_pages.recall((key, offset, per_page), versions_of(statement, state))
     return (rows, state) if rows is not None else (None, None)
+
+
+def versions_of(statement, state):
+    """What a total or page of `statement` read under `state` (the value of STATE_SQL) is valid for."""
+    return list_versions.tables_key(statement.reads.names, state)
 
 
 def _with_state(queryset):
@@ -211,20 +220,13 @@ def _field(row, name):
     return row[name] if isinstance(row, dict) else getattr(row, name)
 
 
-# List totals by list query: (state, total) of the most recently counted 512 lists of a process.
-remembered_totals = VersionedValues(max_entries=512)
-# Page rows by list query, offset and size: (state key, rows) of the 512 most recently read pages.
-remembered_pages = VersionedValues(max_entries=512)
-# The compiled statements of the 512 most recently read list keys (ListStatement).
-compiled_statements = RecentValues(max_entries=512)
-
-
-def _forget_compiled_statements(**kwargs):
-    # A setting (the time zone mode, the geolocation radius, …) may shape the statements.
-    compiled_statements.clear()
-
-
-setting_changed.connect(_forget_compiled_statements, dispatch_uid="events.queries.pages.compiled_statements")
+# List totals by list query, under the versions of the tables it reads: the 512 most recently counted.
+remembered_totals = memory("list-totals", max_entries=512)
+# Page rows by list query, offset and size, under the same versions: the 512 most recently read pages.
+remembered_pages = memory("list-pages", max_entries=512)
+# The compiled statements of the 512 most recently read list keys (ListStatement), under the
+# settings they were compiled with (the time zone mode, the geolocation radius, … shape them).
+compiled_statements = memory("list-statements", max_entries=512)
 # A few locks shared by all lists (by the hash of the list's key) rather than one per list, so
 # that their number stays bounded; two lists that share one only count one after the other.
 _counting_locks = [threading.Lock() for _ in range(32)]

@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy as _
 from .. import dates, list_versions
 from ..conf import events_settings
 from ..exceptions import InvalidValue
-from ..memory import VersionedValues
+from ..memory import memory
 from ..models import Event, Term
 from ..numbers import is_ascii_digits
 from ..text import normalize_lookup_slug
@@ -40,7 +40,7 @@ class NotOneOf(InvalidValue):
 
 
 # What list filters name (slugs, IDs), looked up once per version of the table they name.
-_lookups = VersionedValues(max_entries=1024)
+_lookups = memory("filter-lookups", max_entries=1024)
 
 
 def contains_nul(value):

@@ -2,8 +2,9 @@
 from django.db.models import Case, IntegerField, Q, Value, When
 from django.db.models.functions import Coalesce, Lower
 
-from ..models import Event
-from .filtering import apply_filters, localized_text
+from ..list_versions import Reads
+from ..models import Event, Term
+from .filtering import apply_filters, localized_text, reads_with_filters
 
 # orderby values WordPress understands, and the column each sorts on; anything else sorts by name.
 ORDER_FIELDS = {
@@ -47,6 +48,19 @@ FILTERS = {
     "event": _of_event,
     "slug": lambda queryset, slug: queryset.filter(slug=slug),
 }
+
+
+# What a list of terms reads: the terms table (its display columns when sorted by description),
+# and the link table when filtered by event.
+FILTER_READS = {"event": Reads.of(Event.terms.through)}
+LISTED_READS = Reads.of(Term)
+LISTED_BY_DESCRIPTION_READS = Reads.of(Term, display=True)
+
+
+def reads(values, orderby):
+    """What a statement of terms narrowed by filter_terms(`values`) and sorted by `orderby` reads."""
+    listed = LISTED_BY_DESCRIPTION_READS if ORDER_FIELDS.get(orderby) == "ordered_description" else LISTED_READS
+    return reads_with_filters(listed, FILTER_READS, values)
 
 
 def order_terms(queryset, orderby, order, include_ids=()):

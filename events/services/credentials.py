@@ -4,8 +4,8 @@ An application password is 24 random letters and digits (about 143 bits), so it 
 WordPress 6.8 stores it with a fast keyed hash, and so do we (HMAC-SHA256 keyed from SECRET_KEY).
 Checking one costs microseconds, where Django's login password hasher costs about half a second by
 design. A login password sent with every request would pay that each time; one that was checked once
-is remembered for a short time by this process, as a keyed digest bound to the stored password hash
-(never as plain text), so changing the password ends the memory at once.
+is remembered for a short time by this process under a keyed digest of the user, the stored
+password hash and the password (never as plain text), so changing the password ends the memory at once.
 """
 import datetime as dt
 import re
@@ -22,7 +22,7 @@ from django.utils.crypto import constant_time_compare, salted_hmac
 
 from ..conf import events_settings
 from ..exceptions import DuplicateApplicationName
-from ..memory import RecentValues
+from ..memory import memory
 from ..models import ApplicationPassword
 
 APP_PASSWORD_LENGTH = 24
@@ -110,43 +110,37 @@ def record_application_password_use(record, ip_address, now=None):
 # --- login passwords ----------------------------------------------------------------------------
 
 
-class RememberedLoginPasswords:
-    """Login passwords this process verified recently, as digests bound to each user's password hash.
+def check_login_password(user, password):
+    """Whether `password` is `user`'s login password; the slow hasher runs only when this process
+    has not verified it within LOGIN_PASSWORD_MEMORY_SECONDS.
 
-    An entry matches only the same user, the same password and the same stored hash: a new password,
-    or a rehash by Django, makes it stale. Deactivation and role changes need no hook, since every
-    request reads the user and their rights afresh. Wrong passwords are never remembered, so each
-    guess still pays the full hasher. Bounded in size (least recently used entries go first).
+    A verified password is remembered under the user, valid for a digest of the user, their stored
+    password hash and the password: only the same password against the same stored hash is
+    recalled, so a new password, or a rehash by Django, is a miss. Deactivation and role changes
+    need nothing, since every request reads the user and their rights afresh. Wrong passwords are
+    never remembered, so each guess still pays the full hasher.
     """
-
-    def __init__(self, max_entries=1024):
-        self._entries = RecentValues(max_entries)
-
-    @staticmethod
-    def _digest(user, password):
-        value = f"{user.pk}\x00{user.password}\x00{password}"
-        return salted_hmac(_LOGIN_MEMORY_SALT, value, algorithm="sha256").digest()
-
-    def check(self, user, password):
-        """Whether `password` is `user`'s login password; the slow hasher runs only on a miss."""
-        lifetime = events_settings.LOGIN_PASSWORD_MEMORY_SECONDS
-        if lifetime > 0:
-            digest = self._digest(user, password)
-            entry = self._entries.get(user.pk)
-            if entry is not None and entry[1] > time.monotonic() and constant_time_compare(entry[0], digest):
-                return True
-        if not user.check_password(password):
-            return False
-        if lifetime > 0:
-            # After check_password, which may have rehashed (and saved) the password.
-            self.remember(user, password, lifetime)
-        return True
-
-    def remember(self, user, password, lifetime):
-        self._entries.put(user.pk, (self._digest(user, password), time.monotonic() + lifetime))
-
-    def clear(self):
-        self._entries.clear()
+    lifetime = events_settings.LOGIN_PASSWORD_MEMORY_SECONDS
+    if lifetime > 0:
+        # The memory compares digests with `==`, not in constant time: they are keyed from
+        # SECRET_KEY, so how much of a guess's digest matches tells a guesser nothing.
+        trusted_until = _login_passwords.recall(user.pk, _login_digest(user, password))
+        if trusted_until is not None and trusted_until > time.monotonic():
+            return True
+    if not user.check_password(password):
+        return False
+    if lifetime > 0:
+        # After check_password, which may have rehashed (and saved) the password.
+        _login_passwords.remember(user.pk, _login_digest(user, password), time.monotonic() + lifetime)
+    return True
 
 
-remembered_login_passwords = RememberedLoginPasswords()
+def _login_digest(user, password):
+    value = f"{user.pk}\x00{user.password}\x00{password}"
+    return salted_hmac(_LOGIN_MEMORY_SALT, value, algorithm="sha256").digest()
+
+
+# User ID → until when their login password is trusted, under the digest of what was verified:
+# the 1,024 users who signed in most recently (per process: a digest that verifies a password
+# should not leave the process that verified it).
+_login_passwords = memory("login-passwords", max_entries=1024)

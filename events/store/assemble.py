@@ -1,8 +1,9 @@
 """Answers made of stored rows: the Assembler joins an event's rows for one request and language.
 
 The Splicer puts the request's values (MarkerValues, which the API works out from the request) where
-the stored texts hold markers. A process remembers what it read and joined recently (below), each
-memory keyed or versioned by exactly what its value is a function of.
+the stored texts hold markers. A process remembers what it read and joined recently (below,
+events.memory), each value under a key and a `valid_for` that are together exactly what it is a
+function of.
 """
 import json
 import re
@@ -12,7 +13,7 @@ from django.db import DEFAULT_DB_ALIAS, connections
 
 from .. import list_versions, roles
 from ..json_text import to_json
-from ..memory import RecentValues, VersionedValues
+from ..memory import ALWAYS, memory
 from ..models import Event, PostKind, RenderedRecord
 from .epoch import current_epoch
 from .reads import fetch_rows, stored_with_linked_sql
@@ -25,20 +26,20 @@ from .writes import keep_if_absent
 # A list of term references: its terms are joined in name order (the name of the language).
 _TERM_LIST_TEXT = re.compile(r'\[("\\u0000term:\d+"(?:,"\\u0000term:\d+")*)\]')
 
-# MarkerValues → the marker replacements of requests with them.
-_splices = RecentValues(max_entries=64)
-# (splicer key, event row, rows it refers to) → the event's joined text: a few pages of events
-# (each entry holds its stored texts and the joined one, some 10 kB).
-_joined_event_texts = RecentValues(max_entries=512)
-# (row kind, record ID, language, epoch) → (version of the rendering store, (body, sort name)): the
-# rows this process read recently, current while the store's version is the one they were read
-# under (PostgreSQL; list_versions). Events are the largest rows, a few kB each; 16 MB of bodies at most.
-_stored_rows = VersionedValues(max_entries=4096, max_bytes=16 * 1024 * 1024, size=lambda row: len(row[0]))
-# (database, event ID) → (version of the events table, RecordFacts): what a single read checks.
-_event_facts = VersionedValues(max_entries=4096)
-# (event ID, language, epoch, splicer key) → (version of the rendering store, text): an event's
-# single read as anonymous callers get it, a function of stored rows and the splicer's values alone.
-_anonymous_single_texts = VersionedValues(max_entries=1024)
+# MarkerValues → the marker replacements of requests with them (ALWAYS).
+_splices = memory("marker-splices", max_entries=64)
+# (splicer key, event row, rows it refers to) → the event's joined text (ALWAYS): a few pages of
+# events (each entry holds its stored texts and the joined one, some 10 kB).
+_joined_event_texts = memory("joined-event-texts", max_entries=512)
+# (row kind, record ID, language, epoch) → (body, sort name): the rows this process read recently,
+# under the version of the rendering store they were read under (PostgreSQL; list_versions).
+# Events are the largest rows, a few kB each; 16 MB of bodies at most.
+_stored_rows = memory("stored-rows", max_entries=4096, max_bytes=16 * 1024 * 1024, size=lambda row: len(row[0]))
+# (database, event ID) → RecordFacts, under the version of the events table: what a single read checks.
+_event_facts = memory("event-facts", max_entries=4096)
+# (event ID, language, epoch, splicer key) → text, under the version of the rendering store: an
+# event's single read as anonymous callers get it, a function of stored rows and the splicer's values alone.
+_anonymous_single_texts = memory("anonymous-single-reads", max_entries=1024)
 
 
 class MarkerValues(NamedTuple):
@@ -57,7 +58,7 @@ class Splicer:
         # A site's requests come with a handful of these values: they key the replacements, and
         # every text spliced with them.
         self.key = values
-        self.replacements = _splices.get(values)
+        self.replacements = _splices.recall(values, ALWAYS)
         if self.replacements is None:
             self.replacements = [
                 (_marker_text(f"{HOME}wp-json/"), _text(values.rest_root)),
@@ -65,7 +66,7 @@ class Splicer:
                 (_marker_text(GLOBAL_ID_HOST), _text(values.global_id_base)),
                 (_marker_text(ORIGIN), _text(values.origin)),
             ]
-            _splices.put(values, self.replacements)
+            _splices.remember(values, ALWAYS, self.replacements)
 
     def text(self, body):
         for marker, value in self.replacements:
@@ -120,8 +121,9 @@ class Assembler:
         if self.store_version is None:
             return keys
         missing = []
+        epoch = current_epoch()
         for key in keys:
-            row = _stored_rows.recall((*key, self.language, current_epoch()), self.store_version)
+            row = _stored_rows.recall((*key, self.language, epoch), self.store_version)
             if row is not None:
                 self.rows[key] = row
             else:
@@ -266,10 +268,10 @@ class Assembler:
             if key not in self.rows:
                 raise Unresolved(key)
         made_of = (self.splicer.key, row, *(self.rows[key] for key in referred))
-        text = _joined_event_texts.get(made_of)
+        text = _joined_event_texts.recall(made_of, ALWAYS)
         if text is None:
             text = self._joined(row)
-            _joined_event_texts.put(made_of, text)
+            _joined_event_texts.remember(made_of, ALWAYS, text)
         return text
 
     def _joined(self, row):

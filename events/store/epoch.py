@@ -6,19 +6,18 @@ tests/test_store_format.py fails until it is (see docs/architecture-store.md).
 import hashlib
 
 from django.conf import settings
-from django.core.signals import setting_changed
 
-from ..conf import events_settings
+from ..conf import events_settings, settings_version
+from ..memory import memory
 
 # Bump whenever a serializer's output or a row's columns change, so rows of the old shape are never served.
 FORMAT_VERSION = "2"
 
-_epoch = None
-
 
 def current_epoch():
-    global _epoch
-    if _epoch is None:
+    shaped_by = settings_version()
+    epoch = _epochs.recall("epoch", shaped_by)
+    if epoch is None:
         shaping = [
             FORMAT_VERSION,
             settings.TIME_ZONE,
@@ -30,16 +29,13 @@ def current_epoch():
             events_settings.DEFAULT_CURRENCY_CODE,
             str(settings.STORAGES.get("default", {}).get("BACKEND", "")),
         ]
-        _epoch = hashlib.sha256(repr(shaping).encode()).hexdigest()[:16]
-    return _epoch
+        epoch = hashlib.sha256(repr(shaping).encode()).hexdigest()[:16]
+        _epochs.remember("epoch", shaped_by, epoch)
+    return epoch
 
 
-def _forget_epoch(**kwargs):
-    global _epoch
-    _epoch = None
-
-
-setting_changed.connect(_forget_epoch, dispatch_uid="events.store.epoch")
+# The epoch, under the settings it was worked out from.
+_epochs = memory("store-epoch", max_entries=1)
 
 
 def languages():

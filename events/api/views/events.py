@@ -96,7 +96,9 @@ class EventViewSet(EventWriteActions, WPViewSet):
             return listed.order_by(*ordering).values(*store.RecordFacts.COLUMNS)
 
         # Everything the query is built from, and nothing else, is its key.
-        statement = ListStatement(Event, ("events", repr(filters), repr(listable), ordering), page_query)
+        statement = ListStatement(
+            Event, ("events", repr(filters), repr(listable), ordering), page_query, reads=event_queries.reads(filters)
+        )
         page = fetch_page(statement, page_number, per_page)
         if page_number > 1 and not page.rows:
             raise archive_page_not_found()

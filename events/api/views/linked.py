@@ -102,7 +102,7 @@ class LinkedViewSet(WPViewSet):
         # Everything the query is built from, and nothing else, is its key; the upcoming filter
         # reads the clock as it is built, so a list using it is built afresh every time.
         key = None if "upcoming_statuses" in filters else (self.collection, repr(filters), repr(listable))
-        statement = ListStatement(self.model, key, page_query)
+        statement = ListStatement(self.model, key, page_query, reads=linked_queries.reads(self.model, filters))
         page = fetch_page(statement, params["page"], per_page)
         if page.page > 1 and not page.rows:
             raise self.archive_page_not_found()

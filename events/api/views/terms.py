@@ -9,7 +9,7 @@ from ...models import Taxonomy, Term
 from ...queries.pages import ListStatement, Page, fetch_page
 from ...queries.params import effective_per_page
 from ...queries.syntax import is_truthy
-from ...queries.terms import filter_terms, order_terms
+from ...queries.terms import filter_terms, order_terms, reads
 from ...services import terms as term_service
 from ..context import api_context
 from ..links import marker_values, namespace_url, with_query
@@ -53,7 +53,7 @@ class TermViewSet(WPViewSet):
 
         # Everything the query is built from, and nothing else, is its key.
         key = (self.collection, repr(filters), orderby, order, include_ids)
-        statement = ListStatement(Term, key, page_query)
+        statement = ListStatement(Term, key, page_query, reads=reads(filters, orderby))
         page = self.fetch_page(statement, params["page"], per_page)
         echoed = self.echoed_filters(per_page)
         return remembered_list(request, statement, page, echoed, lambda: self.list_response(self.page_records(page), page, echoed))
