@@ -23,7 +23,6 @@ from functools import cached_property
 
 from django.db import connections, router
 
-from .memory import ALWAYS, memory
 
 VERSIONED_TABLES = (
     "events_event",
@@ -125,18 +124,6 @@ def tables_key(names, state):
     snapshot, _, versions = state.partition(" ")
     if names is None or not versions:
         return state
-    known = _versions(versions)
+    known = json.loads(versions)
     return tuple(known.get(name) for name in names)
-
-
-def _versions(text):
-    found = _parsed_versions.recall(text, ALWAYS)
-    if found is None:
-        found = json.loads(text)
-        _parsed_versions.remember(text, ALWAYS, found)
-    return found
-
-
-# The versions as read (STATE_SQL's text) → parsed: requests read the same text until a commit.
-_parsed_versions = memory("parsed-versions", max_entries=64)
 

@@ -13,7 +13,7 @@ from django.db import DEFAULT_DB_ALIAS, connections
 
 from .. import list_versions, roles
 from ..json_text import to_json
-from ..memory import ALWAYS, memory
+from ..memory import memory
 from ..models import Event, PostKind, RenderedRecord
 from .epoch import current_epoch
 from .reads import fetch_rows, stored_with_linked_sql
@@ -26,11 +26,6 @@ from .writes import keep_if_absent
 # A list of term references: its terms are joined in name order (the name of the language).
 _TERM_LIST_TEXT = re.compile(r'\[("\\u0000term:\d+"(?:,"\\u0000term:\d+")*)\]')
 
-# MarkerValues → the marker replacements of requests with them (ALWAYS).
-_splices = memory("marker-splices", max_entries=64)
-# (splicer key, event row, rows it refers to) → the event's joined text (ALWAYS): a few pages of
-# events (each entry holds its stored texts and the joined one, some 10 kB).
-_joined_event_texts = memory("joined-event-texts", max_entries=512)
 # (row kind, record ID, language, epoch) → (body, sort name): the rows this process read recently,
 # under the version of the rendering store they were read under (PostgreSQL; list_versions).
 # Events are the largest rows, a few kB each; 16 MB of bodies at most.
@@ -55,18 +50,13 @@ class Splicer:
     """Turns stored JSON text into this request's JSON: markers replaced by its URLs and host."""
 
     def __init__(self, values):
-        # A site's requests come with a handful of these values: they key the replacements, and
-        # every text spliced with them.
         self.key = values
-        self.replacements = _splices.recall(values, ALWAYS)
-        if self.replacements is None:
-            self.replacements = [
-                (_marker_text(f"{HOME}wp-json/"), _text(values.rest_root)),
-                (_marker_text(HOME), _text(values.home)),
-                (_marker_text(GLOBAL_ID_HOST), _text(values.global_id_base)),
-                (_marker_text(ORIGIN), _text(values.origin)),
-            ]
-            _splices.remember(values, ALWAYS, self.replacements)
+        self.replacements = [
+            (_marker_text(f"{HOME}wp-json/"), _text(values.rest_root)),
+            (_marker_text(HOME), _text(values.home)),
+            (_marker_text(GLOBAL_ID_HOST), _text(values.global_id_base)),
+            (_marker_text(ORIGIN), _text(values.origin)),
+        ]
 
     def text(self, body):
         for marker, value in self.replacements:
@@ -102,6 +92,7 @@ class Assembler:
         self.rows = {}
         self.absent = set()
         self._texts = {}
+        self._references = {}
         self.store_version = None
         if state is not None:
             self._use_state(state)
@@ -250,29 +241,25 @@ class Assembler:
             self.keep_missing(embedded_too=False)
 
     def references_of(self, event_id):
-        row = self.rows.get((EVENT, event_id))
-        return references_in(row[0]) if row else ()
+        """The rows the event's stored text refers to, found once per request and event: a read
+        asks for them several times (which rows to fetch, which are missing, what to join)."""
+        found = self._references.get(event_id)
+        if found is None:
+            row = self.rows.get((EVENT, event_id))
+            if row is None:
+                return ()
+            found = self._references[event_id] = references_in(row[0])
+        return found
 
     def event_text(self, event_id):
-        """The event's JSON text with its linked records and terms joined in, without parsing it.
-
-        The text is a function of the event's stored row, the rows it refers to and the splicer's
-        values alone, so a process keeps the texts it joined recently under exactly those (a list
-        page shows the same events to request after request; joining one costs about 25 µs).
-        """
+        """The event's JSON text with its linked records and terms joined in, without parsing it."""
         row = self.rows.get((EVENT, event_id))
         if row is None:
             raise Unresolved((EVENT, event_id))
-        referred = references_in(row[0])
-        for key in referred:
+        for key in self.references_of(event_id):
             if key not in self.rows:
                 raise Unresolved(key)
-        made_of = (self.splicer.key, row, *(self.rows[key] for key in referred))
-        text = _joined_event_texts.recall(made_of, ALWAYS)
-        if text is None:
-            text = self._joined(row)
-            _joined_event_texts.remember(made_of, ALWAYS, text)
-        return text
+        return self._joined(row)
 
     def _joined(self, row):
         text = _TERM_LIST_TEXT.sub(self._terms_text, self.splicer.text(row[0]))
@@ -351,8 +338,7 @@ class Assembler:
         return keys
 
     def _references_of(self, event_id, kind):
-        body = self.rows.get((EVENT, event_id), ("", ""))[0]
-        return [record_id for ref_kind, record_id in references_in(body) if ref_kind == kind]
+        return [record_id for ref_kind, record_id in self.references_of(event_id) if ref_kind == kind]
 
     def _reference_of(self, event_id, kind):
         found = self._references_of(event_id, kind)

@@ -1,7 +1,6 @@
 """What the store holds: the kinds of rows, and the markers and references written into their texts."""
 import re
 
-from ..memory import ALWAYS, memory
 from ..models import Attachment, Event, Organizer, PostKind, Term, Venue
 
 # Stand for the request's values in a stored text; the Splicer replaces them at read time.
@@ -39,17 +38,5 @@ def reference(kind, record_id):
 
 
 def references_in(body):
-    """((row kind, record ID), …) an event's stored text refers to.
-
-    Remembered per text (a function of the text alone): a read asks it of each event several
-    times (which rows to fetch, which are missing, what to join), and a page's events come back
-    request after request."""
-    found = _references.recall(body, ALWAYS)
-    if found is None:
-        found = tuple((kind, int(record_id)) for kind, record_id in REFERENCE_TEXT.findall(body))
-        _references.remember(body, ALWAYS, found)
-    return found
-
-
-# Stored event text → its references (ALWAYS): some 2,000 texts, about 5 MB at most.
-_references = memory("event-references", max_entries=2048)
+    """((row kind, record ID), …) an event's stored text refers to."""
+    return tuple((kind, int(record_id)) for kind, record_id in REFERENCE_TEXT.findall(body))
