@@ -1,5 +1,6 @@
 """Input a hostile client sends: every case answers a 4xx in the contract's error shape, never a 500."""
 import json
+import time
 
 import pytest
 from django.test import Client
@@ -130,6 +131,20 @@ def test_multipart_without_a_boundary_is_400(editor):
 def test_deep_bracket_keys_are_dropped_like_php_does(api):
     response = api.get(f"{API}/events?" + "a" + "[x]" * 5000 + "=1")
     assert response.status_code == 200
+
+
+def test_a_long_anonymous_form_body_of_appends_is_parsed_in_linear_time(api):
+    """`a[]=1&` 200,000 times: a parse that rescans the array on each append takes minutes of a
+    worker; the linear one about a second, so a budget of ten seconds tells them apart even on a
+    loaded machine."""
+    body = "a[]=1&" * 200_000
+    started = time.perf_counter()
+    response = api.post(f"{API}/events", body, content_type="application/x-www-form-urlencoded")
+    elapsed = time.perf_counter() - started
+    # WordPress checks the required parameters before the caller's rights.
+    assert_error_shape(response, 400, "rest_missing_callback_param")
+    assert elapsed < 10
+    assert Event.objects.count() == 0
 
 
 # --- caps on what one request names ---------------------------------------------------------------
