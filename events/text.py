@@ -555,8 +555,8 @@ def normalize_lookup_slug(segment: str) -> str:
     return "/".join(_sanitize_title_with_dashes(part, "query") for part in path.split("/"))
 
 
-def _truncate_post_slug(slug: str, length: int) -> str:
-    # _truncate_post_slug(): shorten an encoded slug without splitting a character.
+def truncate_post_slug(slug: str, length: int) -> str:
+    """`_truncate_post_slug()`: `slug` shortened to `length` characters without splitting an encoded character."""
     raw = slug.encode("utf-8")
     if len(raw) > length:
         decoded = unquote_to_bytes(slug.replace("+", " "))
@@ -573,7 +573,7 @@ def unique_slug(base: str, taken: Callable[[str], bool], max_length: int = SLUG_
         return base
     suffix = 2
     while True:
-        candidate = f"{_truncate_post_slug(base, max_length - len(str(suffix)) - 1)}-{suffix}"
+        candidate = f"{truncate_post_slug(base, max_length - len(str(suffix)) - 1)}-{suffix}"
         if not taken(candidate):
             return candidate
         suffix += 1

@@ -16,6 +16,7 @@ from events.models import Event, PostStatus, Venue
 from events.public import queries
 from events.queries.events import FILTER_PARAMETERS
 from events.public.views import PASSWORD_COOKIE
+from events.services.posts import move_to_trash
 
 from .conftest import post_json
 from .factories import make_category, make_event, make_image, make_organizer, make_tag, make_user, make_venue
@@ -360,7 +361,7 @@ def test_only_what_anonymous_readers_see_is_exported(reader):
         for status in (PostStatus.DRAFT, PostStatus.PENDING, PostStatus.PRIVATE, PostStatus.FUTURE)
     ]
     trashed = soon(title="Trashed")
-    trashed.move_to_trash()
+    move_to_trash(trashed)
     trashed.save()
     protected = soon(title="Protected", password="pw")
     unlisted = soon(title="Unlisted", hide_from_listings=True)
