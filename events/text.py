@@ -605,6 +605,25 @@ def sanitize_text_field(value: str) -> str:
     return value
 
 
+_EMAIL_LOCAL_PART = re.compile(r"[a-zA-Z0-9!#$%&'*+/=?^_`{|}~.-]+")
+_EMAIL_DOMAIN_LABEL = re.compile(r"[a-z0-9-]+", re.IGNORECASE | re.ASCII)
+_PHP_TRIMMED = " \t\n\r\0\x0b"
+
+
+def is_email(value: str) -> bool:
+    """WordPress's `is_email()`: an address of at least six bytes, a local part of the characters
+    it allows, and a domain of at least two dot-separated labels of letters, digits and hyphens."""
+    if len(value.encode("utf-8")) < 6 or value.find("@", 1) == -1:
+        return False
+    local, domain = value.split("@", 1)
+    if not _EMAIL_LOCAL_PART.fullmatch(local) or ".." in domain or domain.strip(_PHP_TRIMMED + ".") != domain:
+        return False
+    labels = domain.split(".")
+    return len(labels) >= 2 and all(
+        label.strip(_PHP_TRIMMED + "-") == label and _EMAIL_DOMAIN_LABEL.fullmatch(label) for label in labels
+    )
+
+
 def excerpt_words(html: str, words: int = 55) -> str:
     """`wp_trim_words`: the text of `html` cut to `words` words, with "&hellip;" when something was cut."""
     all_words = [word for word in _PHP_WHITESPACE_RUN.split(_strip_all_tags(html)) if word]

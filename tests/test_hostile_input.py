@@ -1,4 +1,5 @@
 """Input a hostile client sends: every case answers a 4xx in the contract's error shape, never a 500."""
+import html
 import json
 import time
 
@@ -217,6 +218,72 @@ def test_a_form_body_whose_names_are_all_numbers_is_not_a_500(editor):
     event = make_event("Gig")
     response = editor.post(f"{API}/events/{event.pk}", "0=null&1=x", content_type="application/x-www-form-urlencoded")
     assert response.status_code == 200
+
+
+# --- values that name nothing a client could mean -------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "value",
+    [{"a": {"name": "Jazz"}}, [["Jazz"]], ["Rock", {"id": 3}]],
+    ids=["object-of-objects", "list-in-a-list", "object-in-a-list"],
+)
+@pytest.mark.parametrize("name", ["categories", "tags"])
+def test_terms_given_as_objects_are_400_and_write_nothing(editor, name, value):
+    body = assert_error_shape(post_json(editor, "/events", event_body(**{name: value})), 400, "rest_invalid_param")
+    assert name in body["data"]["params"]
+    assert Event.objects.count() == Term.objects.count() == 0
+
+
+def test_terms_in_a_nested_form_key_are_400(editor):
+    form = "title=Festival&start_date=2031-06-01+10:00&end_date=2031-06-01+18:00&categories[a][name]=Jazz"
+    response = editor.post(f"{API}/events", form, content_type="application/x-www-form-urlencoded")
+    assert "categories" in assert_error_shape(response, 400, "rest_invalid_param")["data"]["params"]
+    assert Event.objects.count() == Term.objects.count() == 0
+
+
+def test_an_object_of_term_names_reads_as_their_list(editor):
+    """PHP reads a JSON object as an array: its values are the names, as the plugin takes them."""
+    response = post_json(editor, "/events", event_body(categories={"a": "Jazz", "b": "Blues"}))
+    assert response.status_code == 201
+    assert sorted(term["name"] for term in response.json()["categories"]) == ["Blues", "Jazz"]
+
+
+@pytest.mark.parametrize("zone", ["posixrules", "posix/Europe/Paris", "right/UTC", "localtime", "Europe"])
+def test_time_zone_files_that_are_no_iana_zone_are_400(editor, zone):
+    body = assert_error_shape(post_json(editor, "/events", event_body(timezone=zone)), 400, "rest_invalid_param")
+    assert "timezone" in body["data"]["params"]
+    assert Event.objects.count() == 0
+    event = make_event("Gig")
+    assert_error_shape(post_json(editor, f"/events/{event.pk}", {"timezone": zone}), 400, "rest_invalid_param")
+    assert Event.objects.get(pk=event.pk).timezone_name == event.timezone_name
+
+
+@pytest.mark.parametrize("zone", ["America/New_York", "US/Eastern", "Etc/GMT+5", "EST", "UTC", "UTC+5:30", ""])
+def test_iana_names_their_links_and_offsets_are_time_zones(editor, zone):
+    assert post_json(editor, "/events", event_body(timezone=zone)).status_code == 201
+
+
+@pytest.mark.parametrize("email", ['">@x.com', "not an email", "ann@example", "a@b.c"])
+def test_organizer_emails_that_are_no_address_are_shown_but_never_mailed_to(editor, email):
+    """The contract stores any text as the email (venues-organizers.md §4.2); pages and calendar
+    files write a mailto: link only for what WordPress's is_email() takes."""
+    organizer = post_json(editor, "/organizers", {"organizer": "Ann", "email": email, "status": "publish"}).json()
+    event = post_json(editor, "/events", event_body(organizer=[organizer["id"]], status="publish")).json()
+    page = Client().get(f"/organizer/{organizer['slug']}/")
+    assert page.status_code == 200
+    assert "mailto:" not in page.content.decode()
+    assert html.escape(email) in page.content.decode()
+    calendar = Client().get(f"/event/{event['slug']}/ical/")
+    assert calendar.status_code == 200
+    assert b"mailto:" not in calendar.content
+    assert f"ORGANIZER;CN=Ann:http://testserver/organizer/{organizer['slug']}/".encode() in calendar.content
+
+
+def test_organizer_email_addresses_are_mailto_links(editor):
+    organizer = post_json(editor, "/organizers", {"organizer": "Ann", "email": "o'brien+news@mail.example.co.uk", "status": "publish"}).json()
+    page = Client().get(f"/organizer/{organizer['slug']}/").content.decode()
+    assert 'href="mailto:o%27brien%2Bnews@mail.example.co.uk"' in page
 
 
 # --- the longest slugs ----------------------------------------------------------------------------

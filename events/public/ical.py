@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 from ..api.links import global_id, post_url
 from ..models import Taxonomy
 from ..services.schedule import site_zone_name, wall_clock, zone_for
-from ..text import strip_tags, texturize
+from ..text import is_email, strip_tags, texturize
 from . import display
 from .discovery import home_url
 
@@ -90,8 +90,9 @@ def location(venue, locked):
 
 
 def organizer_address(organizer, request):
-    """The ORGANIZER value: a mailto: address when the organizer shows an email, else its page."""
-    shows_email = organizer.email and not organizer.password
+    """The ORGANIZER value: a mailto: address when the organizer shows an email address, else its page
+    (the API stores any text as the email)."""
+    shows_email = is_email(organizer.email) and not organizer.password
     address = icalendar.vCalAddress(f"mailto:{organizer.email}" if shows_email else post_url(request, organizer))
     address.params["CN"] = icalendar.vText(title_text(organizer))
     return address
