@@ -503,6 +503,7 @@ _SAVE_WIDE_SPACES = (
 )  # fmt: skip
 
 _OCTET = re.compile(r"%([a-fA-F0-9][a-fA-F0-9])")
+_ASCII_OCTET = re.compile(r"%([0-7][a-fA-F0-9])")
 _PROTECTED_OCTET = re.compile(r"---([a-fA-F0-9][a-fA-F0-9])---")
 _ENTITY_LIKE = re.compile(r"&.+?;")
 _NOT_SLUG_CHAR = re.compile(r"[^%a-z0-9 _-]")
@@ -512,7 +513,23 @@ _DASH_RUN = re.compile(r"-+")
 SLUG_MAX_LENGTH = 200
 
 
+def _decode_ascii_octets(title: str) -> str:
+    """`title` with every octet of an ASCII character ("%2F", "%20", "%41") read as that character,
+    until none is left ("%2%41" spells one too); an encoded "%" goes, as a stray "%" does."""
+    while True:
+        decoded = _ASCII_OCTET.sub(lambda match: "" if match[1] == "25" else chr(int(match[1], 16)), title)
+        if decoded == title:
+            return title
+        title = decoded
+
+
 def _sanitize_title_with_dashes(title: str, context: str, max_length: int = SLUG_MAX_LENGTH) -> str:
+    if context == "save":
+        # A stored slug becomes a path segment, and the server hands Django the path decoded: an
+        # octet of an ASCII character would come back as that character ("%2f" as a "/" that splits
+        # the path) and never match its record again. WordPress keeps such octets (its rewrite rules
+        # read the raw path); here they are the characters they spell, sanitised as typed ones.
+        title = _decode_ascii_octets(title)
     title = strip_tags(title)
     # Percent signs survive only as part of an escaped octet, which is kept verbatim.
     title = _OCTET.sub(r"---\1---", title)

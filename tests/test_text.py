@@ -180,6 +180,12 @@ def test_autop(content, expected):
         case("Fancy • Title ™ ©", "fancy-title", "symbols-dropped"),
         case("6×7 is 42", "6x7-is-42", "multiplication-sign"),
         case("fran%c3%a7%ois", "fran%c3%a7ois", "stray-percent-dropped-octets-kept"),
+        case("a%2Fb", "a-b", "encoded-slash-is-a-slash"),
+        case("50%20off", "50-off", "encoded-space-is-a-space"),
+        case("a%41b", "aab", "encoded-letter-is-the-letter"),
+        case("100%25 sure", "100-sure", "encoded-percent-dropped"),
+        case("a%2%41b", "ab", "octet-spelled-by-an-octet"),
+        case("%3Cb%3Ebold", "bold", "encoded-tag-stripped"),
         case("!!!", "", "nothing-sluggable"),
     ],
 )
