@@ -2,10 +2,11 @@
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import math
 import re
 from dataclasses import dataclass
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 __all__ = [
     "ParsedDate",
@@ -304,6 +305,26 @@ def zone_from_name(name: str) -> dt.tzinfo:
     except (ZoneInfoNotFoundError, ValueError, OSError) as exc:
         # OSError covers names that hit a directory (e.g. "America") in the system zone database.
         raise ValueError(f"Unknown time zone {name!r}") from exc
+
+
+@functools.cache
+def zone_names() -> frozenset[str]:
+    """The IANA zone names (their links included: `US/Eastern`), as PHP's DateTimeZone knows them.
+
+    zoneinfo would also open what a host's zone directory holds besides zones (`posixrules`,
+    `posix/…`, `right/…`, and `localtime`, the host's own zone): no client means those. The
+    directory is read once per process: the zone database changes only with a new release.
+    """
+    return frozenset(available_timezones() - {"localtime"})
+
+
+def is_zone_name(name: str) -> bool:
+    """Whether a client may give `name` as an event's zone: "UTC", a "UTC+5"-style offset or an IANA name."""
+    try:
+        zone = zone_from_name(name)
+    except ValueError:
+        return False
+    return not isinstance(zone, ZoneInfo) or name in zone_names()
 
 
 def zone_abbreviation(name: str, at: dt.datetime) -> str:

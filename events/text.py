@@ -503,6 +503,7 @@ _SAVE_WIDE_SPACES = (
 )  # fmt: skip
 
 _OCTET = re.compile(r"%([a-fA-F0-9][a-fA-F0-9])")
+_ASCII_OCTET = re.compile(r"%([0-7][a-fA-F0-9])")
 _PROTECTED_OCTET = re.compile(r"---([a-fA-F0-9][a-fA-F0-9])---")
 _ENTITY_LIKE = re.compile(r"&.+?;")
 _NOT_SLUG_CHAR = re.compile(r"[^%a-z0-9 _-]")
@@ -512,7 +513,23 @@ _DASH_RUN = re.compile(r"-+")
 SLUG_MAX_LENGTH = 200
 
 
+def _decode_ascii_octets(title: str) -> str:
+    """`title` with every octet of an ASCII character ("%2F", "%20", "%41") read as that character,
+    until none is left ("%2%41" spells one too); an encoded "%" goes, as a stray "%" does."""
+    while True:
+        decoded = _ASCII_OCTET.sub(lambda match: "" if match[1] == "25" else chr(int(match[1], 16)), title)
+        if decoded == title:
+            return title
+        title = decoded
+
+
 def _sanitize_title_with_dashes(title: str, context: str, max_length: int = SLUG_MAX_LENGTH) -> str:
+    if context == "save":
+        # A stored slug becomes a path segment, and the server hands Django the path decoded: an
+        # octet of an ASCII character would come back as that character ("%2f" as a "/" that splits
+        # the path) and never match its record again. WordPress keeps such octets (its rewrite rules
+        # read the raw path); here they are the characters they spell, sanitised as typed ones.
+        title = _decode_ascii_octets(title)
     title = strip_tags(title)
     # Percent signs survive only as part of an escaped octet, which is kept verbatim.
     title = _OCTET.sub(r"---\1---", title)
@@ -555,8 +572,8 @@ def normalize_lookup_slug(segment: str) -> str:
     return "/".join(_sanitize_title_with_dashes(part, "query") for part in path.split("/"))
 
 
-def _truncate_post_slug(slug: str, length: int) -> str:
-    # _truncate_post_slug(): shorten an encoded slug without splitting a character.
+def truncate_post_slug(slug: str, length: int) -> str:
+    """`_truncate_post_slug()`: `slug` shortened to `length` characters without splitting an encoded character."""
     raw = slug.encode("utf-8")
     if len(raw) > length:
         decoded = unquote_to_bytes(slug.replace("+", " "))
@@ -573,7 +590,7 @@ def unique_slug(base: str, taken: Callable[[str], bool], max_length: int = SLUG_
         return base
     suffix = 2
     while True:
-        candidate = f"{_truncate_post_slug(base, max_length - len(str(suffix)) - 1)}-{suffix}"
+        candidate = f"{truncate_post_slug(base, max_length - len(str(suffix)) - 1)}-{suffix}"
         if not taken(candidate):
             return candidate
         suffix += 1
@@ -603,6 +620,25 @@ def sanitize_text_field(value: str) -> str:
     if found:
         value = _php_trim(_SPACE_RUN.sub(" ", value))
     return value
+
+
+_EMAIL_LOCAL_PART = re.compile(r"[a-zA-Z0-9!#$%&'*+/=?^_`{|}~.-]+")
+_EMAIL_DOMAIN_LABEL = re.compile(r"[a-z0-9-]+", re.IGNORECASE | re.ASCII)
+_PHP_TRIMMED = " \t\n\r\0\x0b"
+
+
+def is_email(value: str) -> bool:
+    """WordPress's `is_email()`: an address of at least six bytes, a local part of the characters
+    it allows, and a domain of at least two dot-separated labels of letters, digits and hyphens."""
+    if len(value.encode("utf-8")) < 6 or value.find("@", 1) == -1:
+        return False
+    local, domain = value.split("@", 1)
+    if not _EMAIL_LOCAL_PART.fullmatch(local) or ".." in domain or domain.strip(_PHP_TRIMMED + ".") != domain:
+        return False
+    labels = domain.split(".")
+    return len(labels) >= 2 and all(
+        label.strip(_PHP_TRIMMED + "-") == label and _EMAIL_DOMAIN_LABEL.fullmatch(label) for label in labels
+    )
 
 
 def excerpt_words(html: str, words: int = 55) -> str:

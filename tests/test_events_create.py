@@ -1,9 +1,10 @@
 """Event creation (events.md §4): fields, defaults, dates, status by role, linked records, refusals that change nothing."""
+import datetime as dt
 import threading
 
 import pytest
 from django.db import connection
-from django.utils import translation
+from django.utils import timezone, translation
 
 from events.models import Attachment, Event, EventOrganizer, Organizer, PostIdentity, PostStatus, Term, Venue
 
@@ -346,6 +347,42 @@ def test_date_is_read_in_the_site_zone_whatever_the_event_zone(editor, settings,
         event_id = create(editor).json()["id"]
         body = post_json(editor, f"/events/{event_id}", fields).json()
     assert body["date"].endswith(" 09:00:00")
+
+
+# 00:27 UTC on 26 November is still the 25th in New York and already the 26th in Tokyo.
+LATE_IN_THE_AMERICAS = dt.datetime(2026, 11, 26, 0, 27, tzinfo=dt.UTC)
+EARLY_IN_ASIA = dt.datetime(2026, 11, 25, 23, 30, tzinfo=dt.UTC)
+
+
+@pytest.mark.parametrize("action", ["create", "update"])
+@pytest.mark.parametrize(
+    "now, fields, expected",
+    [
+        (LATE_IN_THE_AMERICAS, {"timezone": "America/New_York"}, ("2026-11-26 09:00:00", "2026-11-26 09:00:00")),
+        (EARLY_IN_ASIA, {"timezone": "Asia/Tokyo"}, ("2026-11-27 09:00:00", "2026-11-27 09:00:00")),
+        (LATE_IN_THE_AMERICAS, {"timezone": "UTC-5"}, ("2026-11-26 09:00:00", "2026-11-26 09:00:00")),
+        (LATE_IN_THE_AMERICAS, {}, ("2026-11-27 09:00:00", "2026-11-27 09:00:00")),
+        (LATE_IN_THE_AMERICAS, {"timezone": ""}, ("2026-11-27 09:00:00", "2026-11-27 09:00:00")),
+    ],
+    ids=["new-york-still-yesterday", "tokyo-already-tomorrow", "manual-offset", "no-zone", "site-zone"],
+)
+def test_a_relative_date_counts_from_today_in_the_event_zone_and_keeps_its_wall_clock(
+    editor, monkeypatch, action, now, fields, expected
+):
+    """events.md §4: `date=tomorrow 9am` with a `timezone` is tomorrow in that zone, at 9:00 as
+    written, stored as the site's wall clock (UTC here), not converted between the zones."""
+    event_id = create(editor).json()["id"] if action == "update" else None
+    monkeypatch.setattr(timezone, "now", lambda: now)
+    fields = {"date": "tomorrow 9am", **fields}
+    response = create(editor, **fields) if action == "create" else post_json(editor, f"/events/{event_id}", fields)
+    assert response.status_code == (201 if action == "create" else 200)
+    assert (response.json()["date"], response.json()["date_utc"]) == expected
+
+
+def test_date_utc_stays_read_in_utc_whatever_the_event_zone(editor, monkeypatch):
+    monkeypatch.setattr(timezone, "now", lambda: LATE_IN_THE_AMERICAS)
+    body = create(editor, date_utc="tomorrow 9am", timezone="America/New_York").json()
+    assert (body["date"], body["date_utc"]) == ("2026-11-27 09:00:00", "2026-11-27 09:00:00")
 
 
 EDGE_DATES = [

@@ -2,6 +2,7 @@
 import pytest
 
 from events.models import Event, PostStatus
+from events.services.posts import move_to_trash
 
 from .conftest import API
 from .factories import make_event, make_user, make_venue
@@ -120,7 +121,7 @@ def test_write_matrix(client_for, role, action, own, status, route):
 def test_own_trashed_event(as_role, role, status_before, action, expected):
     client = as_role(role)
     event = make_event(status=status_before, author=client.user)
-    event.move_to_trash()
+    move_to_trash(event)
     event.save()
     path = f"{API}/events/{event.pk}"
     response = client.post(path, {"title": "Changed"}, format="json") if action == "update" else client.delete(path)

@@ -2,6 +2,7 @@
 import pytest
 
 from events.models import PostStatus
+from events.services.posts import move_to_trash
 
 from .conftest import API
 from .factories import make_event, make_image, make_organizer, make_user, make_venue
@@ -61,7 +62,7 @@ def test_head_is_served_like_get_without_body(api):
 def test_trashed_event_is_403_no_longer_available_for_everyone(api, as_role, role):
     client = as_role(role) if role else api
     event = make_event(status=PostStatus.PUBLISH)
-    event.move_to_trash()
+    move_to_trash(event)
     event.author = getattr(client, "user", None)
     event.save()
     response = client.get(f"{API}/events/{event.pk}")
@@ -170,7 +171,7 @@ def test_unlocked_protected_event_carries_no_json_ld(api):
 
 def test_trash_is_checked_before_read_rights_and_password(api):
     event = make_event(status=PostStatus.DRAFT, password="pw")
-    event.move_to_trash()
+    move_to_trash(event)
     event.save()
     assert error_of(api.get(f"{API}/events/{event.pk}")) == "event-no-longer-available"
 
@@ -239,7 +240,7 @@ def test_by_slug_of_a_draft_is_403_not_accessible_for_anonymous(api):
 
 def test_by_slug_of_a_trashed_event(api):
     event = make_event(slug="gone")
-    event.move_to_trash()
+    move_to_trash(event)
     event.save()
     assert error_of(api.get(f"{API}/events/by-slug/gone")) == "rest_invalid_param"
     assert error_of(api.get(f"{API}/events/by-slug/gone__trashed")) == "event-no-longer-available"

@@ -3,6 +3,7 @@ import pytest
 from django.utils import translation
 
 from events.models import Event, PostStatus, Venue
+from events.services.posts import move_to_trash
 
 from .conftest import API
 from .factories import make_category, make_event, make_image, make_organizer, make_tag, make_venue
@@ -263,7 +264,7 @@ def test_authors_may_not_hand_their_event_to_someone_else(as_role):
 
 def test_a_trashed_event_can_be_updated(editor):
     event = make_event("In the bin", slug="in-the-bin")
-    event.move_to_trash()
+    move_to_trash(event)
     event.save()
     response = update(editor, event.pk, title="Still in the bin")
     assert response.status_code == 200
@@ -272,7 +273,7 @@ def test_a_trashed_event_can_be_updated(editor):
 
 def test_leaving_the_trash_restores_the_slug(editor):
     event = make_event("Back again", slug="back-again")
-    event.move_to_trash()
+    move_to_trash(event)
     event.save()
     body = update(editor, event.pk, status="publish").json()
     assert (body["status"], body["slug"]) == ("publish", "back-again")

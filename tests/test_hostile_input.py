@@ -1,5 +1,7 @@
 """Input a hostile client sends: every case answers a 4xx in the contract's error shape, never a 500."""
+import html
 import json
+import time
 
 import pytest
 from django.test import Client
@@ -132,6 +134,20 @@ def test_deep_bracket_keys_are_dropped_like_php_does(api):
     assert response.status_code == 200
 
 
+def test_a_long_anonymous_form_body_of_appends_is_parsed_in_linear_time(api):
+    """`a[]=1&` 200,000 times: a parse that rescans the array on each append takes minutes of a
+    worker; the linear one about a second, so a budget of ten seconds tells them apart even on a
+    loaded machine."""
+    body = "a[]=1&" * 200_000
+    started = time.perf_counter()
+    response = api.post(f"{API}/events", body, content_type="application/x-www-form-urlencoded")
+    elapsed = time.perf_counter() - started
+    # WordPress checks the required parameters before the caller's rights.
+    assert_error_shape(response, 400, "rest_missing_callback_param")
+    assert elapsed < 10
+    assert Event.objects.count() == 0
+
+
 # --- caps on what one request names ---------------------------------------------------------------
 
 
@@ -202,6 +218,134 @@ def test_a_form_body_whose_names_are_all_numbers_is_not_a_500(editor):
     event = make_event("Gig")
     response = editor.post(f"{API}/events/{event.pk}", "0=null&1=x", content_type="application/x-www-form-urlencoded")
     assert response.status_code == 200
+
+
+# --- values that name nothing a client could mean -------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "value",
+    [{"a": {"name": "Jazz"}}, [["Jazz"]], ["Rock", {"id": 3}]],
+    ids=["object-of-objects", "list-in-a-list", "object-in-a-list"],
+)
+@pytest.mark.parametrize("name", ["categories", "tags"])
+def test_terms_given_as_objects_are_400_and_write_nothing(editor, name, value):
+    body = assert_error_shape(post_json(editor, "/events", event_body(**{name: value})), 400, "rest_invalid_param")
+    assert name in body["data"]["params"]
+    assert Event.objects.count() == Term.objects.count() == 0
+
+
+def test_terms_in_a_nested_form_key_are_400(editor):
+    form = "title=Festival&start_date=2031-06-01+10:00&end_date=2031-06-01+18:00&categories[a][name]=Jazz"
+    response = editor.post(f"{API}/events", form, content_type="application/x-www-form-urlencoded")
+    assert "categories" in assert_error_shape(response, 400, "rest_invalid_param")["data"]["params"]
+    assert Event.objects.count() == Term.objects.count() == 0
+
+
+def test_an_object_of_term_names_reads_as_their_list(editor):
+    """PHP reads a JSON object as an array: its values are the names, as the plugin takes them."""
+    response = post_json(editor, "/events", event_body(categories={"a": "Jazz", "b": "Blues"}))
+    assert response.status_code == 201
+    assert sorted(term["name"] for term in response.json()["categories"]) == ["Blues", "Jazz"]
+
+
+@pytest.mark.parametrize("zone", ["posixrules", "posix/Europe/Paris", "right/UTC", "localtime", "Europe"])
+def test_time_zone_files_that_are_no_iana_zone_are_400(editor, zone):
+    body = assert_error_shape(post_json(editor, "/events", event_body(timezone=zone)), 400, "rest_invalid_param")
+    assert "timezone" in body["data"]["params"]
+    assert Event.objects.count() == 0
+    event = make_event("Gig")
+    assert_error_shape(post_json(editor, f"/events/{event.pk}", {"timezone": zone}), 400, "rest_invalid_param")
+    assert Event.objects.get(pk=event.pk).timezone_name == event.timezone_name
+
+
+@pytest.mark.parametrize("zone", ["America/New_York", "US/Eastern", "Etc/GMT+5", "EST", "UTC", "UTC+5:30", ""])
+def test_iana_names_their_links_and_offsets_are_time_zones(editor, zone):
+    assert post_json(editor, "/events", event_body(timezone=zone)).status_code == 201
+
+
+@pytest.mark.parametrize("email", ['">@x.com', "not an email", "ann@example", "a@b.c"])
+def test_organizer_emails_that_are_no_address_are_shown_but_never_mailed_to(editor, email):
+    """The contract stores any text as the email (venues-organizers.md §4.2); pages and calendar
+    files write a mailto: link only for what WordPress's is_email() takes."""
+    organizer = post_json(editor, "/organizers", {"organizer": "Ann", "email": email, "status": "publish"}).json()
+    event = post_json(editor, "/events", event_body(organizer=[organizer["id"]], status="publish")).json()
+    page = Client().get(f"/organizer/{organizer['slug']}/")
+    assert page.status_code == 200
+    assert "mailto:" not in page.content.decode()
+    assert html.escape(email) in page.content.decode()
+    calendar = Client().get(f"/event/{event['slug']}/ical/")
+    assert calendar.status_code == 200
+    assert b"mailto:" not in calendar.content
+    assert f"ORGANIZER;CN=Ann:http://testserver/organizer/{organizer['slug']}/".encode() in calendar.content
+
+
+def test_organizer_email_addresses_are_mailto_links(editor):
+    organizer = post_json(editor, "/organizers", {"organizer": "Ann", "email": "o'brien+news@mail.example.co.uk", "status": "publish"}).json()
+    page = Client().get(f"/organizer/{organizer['slug']}/").content.decode()
+    assert 'href="mailto:o%27brien%2Bnews@mail.example.co.uk"' in page
+
+
+# --- the longest slugs ----------------------------------------------------------------------------
+
+
+RECORD_NAMES = {"events": "title", "venues": "venue", "organizers": "organizer"}
+
+
+@pytest.mark.parametrize("force", [False, True], ids=["delete", "force"])
+@pytest.mark.parametrize(
+    "title, trashed",
+    [("x" * 330, "x" * 191 + "__trashed"), ("中" * 40, "%e4%b8%ad" * 21 + "__trashed")],
+    ids=["ascii", "encoded"],
+)
+@pytest.mark.parametrize("kind", RECORD_NAMES)
+def test_records_with_the_longest_slugs_are_trashed_and_restored(editor, kind, title, trashed, force):
+    """The trash suffix fits the slug column by shortening the slug first, as WordPress does (never
+    splitting an encoded character); a restore gives the whole slug back."""
+    fields = {RECORD_NAMES[kind]: title, "status": "publish"}
+    if kind == "events":
+        fields.update(start_date="2031-06-01 10:00", end_date="2031-06-01 12:00")
+    created = post_json(editor, f"/{kind}", fields)
+    assert created.status_code == 201
+    record_id, slug = created.json()["id"], created.json()["slug"]
+    assert len(slug) <= 200
+    response = editor.delete(f"{API}/{kind}/{record_id}", {"force": "true"} if force else None)
+    assert response.status_code == 200, response.content[:300]
+    assert (response.json()["status"], response.json()["slug"]) == ("trash", trashed)
+    restored = post_json(editor, f"/{kind}/{record_id}", {"status": "publish"})
+    assert restored.status_code == 200
+    assert restored.json()["slug"] == slug
+
+
+# --- slugs that hold encoded characters ------------------------------------------------------------
+
+
+# Venues and organizers take no slug, and their names keep no octets (sanitize_text_field).
+SLUGGED_KINDS = {"events": "title", "categories": "name", "tags": "name"}
+
+
+@pytest.mark.parametrize(
+    "requested, stored",
+    [("a%2Fb", "a-b"), ("a%20b", "a-b"), ("a%2Bb", "ab"), ("a%41b", "aab"), ("a%2541b", "a41b"),
+     ("%E4%B8%AD%E6%96%87", "%e4%b8%ad%e6%96%87")],
+    ids=["slash", "space", "plus", "letter", "percent", "chinese"],
+)
+@pytest.mark.parametrize("kind", SLUGGED_KINDS)
+def test_a_slug_with_encoded_characters_reaches_its_record(editor, api, kind, requested, stored):
+    """The server decodes a path before routing it, so a slug keeps only what survives that: encoded
+    ASCII characters are read as the characters they spell, other octets are kept (WordPress's form)."""
+    fields = {SLUGGED_KINDS[kind]: "Named", "slug": requested, "status": "publish"}
+    if kind == "events":
+        fields.update(start_date="2031-06-01 10:00", end_date="2031-06-01 12:00")
+    created = post_json(editor, f"/{kind}", fields)
+    assert created.status_code == 201
+    record = created.json()
+    assert record["slug"] == stored
+    page = record["url"] if "url" in record else record["link"]
+    assert Client().get(page.removeprefix("http://testserver")).status_code == 200
+    if kind == "events":
+        by_slug = editor.get(f"{API}/events/by-slug/{record['slug']}")
+        assert (by_slug.status_code, by_slug.json()["id"]) == (200, record["id"])
 
 
 # --- what still breaks is logged and answered in JSON --------------------------------------------

@@ -16,7 +16,9 @@ from events.models import Event, PostStatus, Venue
 from events.public import queries
 from events.queries.events import FILTER_PARAMETERS
 from events.public.views import PASSWORD_COOKIE
+from events.services.posts import move_to_trash
 
+from .conftest import post_json
 from .factories import make_category, make_event, make_image, make_organizer, make_tag, make_user, make_venue
 from .test_public_pages import page
 
@@ -359,7 +361,7 @@ def test_only_what_anonymous_readers_see_is_exported(reader):
         for status in (PostStatus.DRAFT, PostStatus.PENDING, PostStatus.PRIVATE, PostStatus.FUTURE)
     ]
     trashed = soon(title="Trashed")
-    trashed.move_to_trash()
+    move_to_trash(trashed)
     trashed.save()
     protected = soon(title="Protected", password="pw")
     unlisted = soon(title="Unlisted", hide_from_listings=True)
@@ -537,3 +539,41 @@ def test_all_day_google_link_ends_the_day_after(client):
     google = next(href for href in hrefs if href.startswith("https://www.google.com/calendar/render?"))
     query = parse_qs(urlsplit(google).query)
     assert query["dates"] == ["20310605/20310608"] and "ctz" not in query
+
+
+# --- the last day dates can hold ----------------------------------------------------------------
+
+
+def test_an_all_day_event_on_the_last_representable_day_has_its_pages_and_files(client, editor):
+    """9999-12-31 is a date the API takes; the day after it, an all-day event's exclusive end, is none."""
+    response = post_json(editor, "/events", {
+        "title": "Last day", "start_date": "9999-12-31", "end_date": "9999-12-31", "all_day": True, "status": "publish",
+    })
+    assert response.status_code == 201
+    slug = response.json()["slug"]
+    assert client.get(f"/event/{slug}/").status_code == 200
+    entry, other = event_file(client, Event.objects.get(slug=slug)).entry("Last day")
+    assert entry.decoded("DTSTART") == dt.date(9999, 12, 31) == other.dtstart.value
+    # RFC 5545 has no date for its end: the length says it instead, one day.
+    assert "DTEND" not in entry
+    assert entry.decoded("DURATION") == dt.timedelta(days=1) == other.duration.value
+    feed = Feed(client.get("/events/", {"ical": "1", "start_date": "9999-12-30", "end_date": "9999-12-31"}))
+    assert feed.summaries() == ["Last day"]
+    hrefs = page(client.get(f"/event/{slug}/")).hrefs()
+    google = next(href for href in hrefs if href.startswith("https://www.google.com/calendar/render?"))
+    assert parse_qs(urlsplit(google).query)["dates"] == ["99991231/99991231"]
+
+
+def test_views_reaching_the_last_representable_day_answer(client, editor):
+    """A multi-day event into 9999-12-31 shows in the last month and day the views have (9998-12)."""
+    response = post_json(editor, "/events", {
+        "title": "Long fair", "start_date": "9998-12-30", "end_date": "9999-12-31", "all_day": True, "status": "publish",
+    })
+    assert response.status_code == 201
+    entry, other = Feed(client.get("/events/month/", {"month": "9998-12", "ical": "1"})).entry("Long fair")
+    assert entry.decoded("DTSTART") == dt.date(9998, 12, 30)
+    assert entry.decoded("DURATION") == dt.timedelta(days=367) == other.duration.value
+    assert Feed(client.get("/events/9998-12-31/", {"ical": "1"})).summaries() == ["Long fair"]
+    assert client.get("/events/month/", {"month": "9998-12"}).status_code == 200
+    assert client.get("/events/9998-12-31/").status_code == 200
+    assert client.get("/events/", {"start_date": "9998-12-31"}).status_code == 200

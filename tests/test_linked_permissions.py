@@ -4,6 +4,7 @@ import json
 import pytest
 
 from events.models import Organizer, PostStatus, Venue
+from events.services.posts import move_to_trash
 
 from .conftest import API
 from .factories import make_organizer, make_user, make_venue
@@ -104,7 +105,7 @@ def test_contributors_own_trashed_record_is_judged_by_its_status_before_the_tras
     _model, _build, name_key = KINDS[collection]
     contributor = as_role("contributor")
     record = target(collection, "own", before, contributor)
-    record.move_to_trash()
+    move_to_trash(record)
     record.save()
     path = f"{API}/{collection}/{record.pk}"
     assert contributor.post(path, {name_key: "Renamed"}).status_code == update

@@ -17,8 +17,9 @@ from events.queries.syntax import is_truthy, parse_query_string, php_filter_bool
         ("title=Hello+World&per_page=5", {"title": "Hello World", "per_page": "5"}),
         ("a[2]=x&a[0]=y", {"a": ["y", "x"]}),
         ("empty=", {"empty": ""}),
+        ("a[1]=x&a[]=y", {"a": ["x", "y"]}),
     ],
-    ids=["indexed-list", "append-list", "object", "list-of-objects", "scalars", "ordered-by-key", "empty-value"],
+    ids=["indexed-list", "append-list", "object", "list-of-objects", "scalars", "ordered-by-key", "empty-value", "append-after-largest-key"],
 )
 def test_bracket_syntax_decodes_like_json(query, expected):
     assert parse_query_string(query) == expected

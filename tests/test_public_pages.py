@@ -11,6 +11,7 @@ from django.utils import timezone
 from django.utils.http import http_date, parse_http_date
 
 from events.models import Event, PostStatus
+from events.services.posts import move_to_trash
 
 from .conftest import API
 from .factories import make_category, make_event, make_image, make_organizer, make_tag, make_venue
@@ -221,7 +222,7 @@ def test_unpublished_events_are_404(client, status):
 
 def test_trashed_event_is_404_at_its_old_and_trashed_slugs(client):
     event = soon(slug="cancelled")
-    event.move_to_trash()
+    move_to_trash(event)
     event.save()
     assert client.get("/event/cancelled/").status_code == 404
     assert client.get(f"/event/{event.slug}/").status_code == 404

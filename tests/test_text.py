@@ -10,6 +10,7 @@ from events.text import (
     escape_html,
     escape_url,
     excerpt_words,
+    is_email,
     normalize_lookup_slug,
     sanitize_text_field,
     sanitize_title,
@@ -179,6 +180,12 @@ def test_autop(content, expected):
         case("Fancy • Title ™ ©", "fancy-title", "symbols-dropped"),
         case("6×7 is 42", "6x7-is-42", "multiplication-sign"),
         case("fran%c3%a7%ois", "fran%c3%a7ois", "stray-percent-dropped-octets-kept"),
+        case("a%2Fb", "a-b", "encoded-slash-is-a-slash"),
+        case("50%20off", "50-off", "encoded-space-is-a-space"),
+        case("a%41b", "aab", "encoded-letter-is-the-letter"),
+        case("100%25 sure", "100-sure", "encoded-percent-dropped"),
+        case("a%2%41b", "ab", "octet-spelled-by-an-octet"),
+        case("%3Cb%3Ebold", "bold", "encoded-tag-stripped"),
         case("!!!", "", "nothing-sluggable"),
     ],
 )
@@ -242,6 +249,28 @@ def test_stored_slug_is_found_by_its_own_lookup(title):
     slug = sanitize_title(title)
     assert slug
     assert normalize_lookup_slug(slug) == slug
+
+
+@pytest.mark.parametrize(
+    "value, expected",
+    [
+        case("ann@example.org", True, "plain"),
+        case("o'brien+news@mail.example.co.uk", True, "punctuation-in-the-local-part"),
+        case("a@b.co", True, "six-bytes"),
+        case("a@b.c", False, "under-six-bytes"),
+        case('">@x.com', False, "quote-and-angle-bracket"),
+        case("ann@example", False, "one-label"),
+        case("@example.org", False, "no-local-part"),
+        case("ann@exa_mple.org", False, "underscore-in-the-domain"),
+        case("ann@-example.org", False, "label-starting-with-a-hyphen"),
+        case("ann@example..org", False, "empty-label"),
+        case("ann@example.org.", False, "trailing-dot"),
+        case("ann@@example.org", False, "second-at-sign"),
+        case("ann@exämple.org", False, "non-ascii-domain"),
+    ],
+)
+def test_is_email_follows_wordpress(value, expected):
+    assert is_email(value) is expected
 
 
 class TestUniqueSlug:

@@ -1,6 +1,5 @@
 """Form fields and widgets of the admin's forms: wall-clock times, time zones, term pickers, rich text."""
 import datetime as dt
-import zoneinfo
 
 from django import forms
 from django.contrib import admin
@@ -13,6 +12,7 @@ from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
 from django_prose_editor.widgets import AdminProseEditorWidget
 
+from .. import dates
 from ..models import Attachment, Event
 from ..services.schedule import site_zone_name
 from ..text import autop
@@ -53,7 +53,7 @@ class WallClockField(forms.SplitDateTimeField):
 
 
 def zone_choices(current=""):
-    names = sorted(zoneinfo.available_timezones() - {"UTC"})
+    names = sorted(dates.zone_names() - {"UTC"})
     choices = [("", _("Site time zone (%(zone)s)") % {"zone": site_zone_name()}), ("UTC", "UTC")]
     if current and current != "UTC" and current not in names:
         # Manual offsets ("UTC+5") written through the API stay selectable.

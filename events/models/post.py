@@ -9,9 +9,6 @@ from .identity import SharedIdModel
 from .status import PostStatus
 
 
-TRASHED_SLUG_SUFFIX = "__trashed"
-
-
 class PostQuerySet(AnnouncedUpdates):
     def not_trashed(self):
         return self.exclude(status=PostStatus.TRASH)
@@ -76,11 +73,3 @@ class Post(SharedIdModel):
     @property
     def is_password_protected(self):
         return bool(self.password)
-
-    def move_to_trash(self):
-        """Trash like WordPress: remember status and slug, suffix the slug so it can be reused."""
-        self.status_before_trash = self.status
-        self.slug_before_trash = self.slug
-        if self.slug and not self.slug.endswith(TRASHED_SLUG_SUFFIX):
-            self.slug = f"{self.slug}{TRASHED_SLUG_SUFFIX}"
-        self.status = PostStatus.TRASH

@@ -8,7 +8,7 @@ from ..api.serializers.events import cost_fields
 from ..api.serializers.images import image_record
 from ..models import PostStatus
 from ..services.schedule import wall_clock, zone_for
-from ..text import autop, texturize
+from ..text import autop, is_email, texturize
 from .markup import clean_html, safe_url
 
 MAP_SEARCH_URL = "https://www.google.com/maps/search/"
@@ -119,6 +119,8 @@ def organizer_card(organizer, request, locked=False):
         card.update(
             phone=organizer.phone,
             email=organizer.email,
+            # The API stores any text as the email (venues-organizers.md §4.2); only an address is a link.
+            email_is_address=is_email(organizer.email),
             website=web_link(organizer.website),
             website_label=organizer.website,
         )

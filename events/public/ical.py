@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 from ..api.links import global_id, post_url
 from ..models import Taxonomy
 from ..services.schedule import site_zone_name, wall_clock, zone_for
-from ..text import strip_tags, texturize
+from ..text import is_email, strip_tags, texturize
 from . import display
 from .discovery import home_url
 
@@ -63,14 +63,20 @@ def sequence(changed):
     return max(0, int((changed - SEQUENCE_EPOCH).total_seconds()))
 
 
+def all_day_dates(event):
+    """The first and last days of an all-day event, on its own wall clock."""
+    return wall_clock(event.start_local).date(), wall_clock(event.end_local).date()
+
+
 def event_times(event):
     """(DTSTART, DTEND) values: dates for all-day events (the end exclusive), else times in the event's zone.
 
-    Manual offsets ("UTC+5") have no IANA name for a VTIMEZONE, so those times are written in UTC.
+    An all-day event's exclusive end, the day after its last, is held at 9999-12-31: no date follows
+    it. Manual offsets ("UTC+5") have no IANA name for a VTIMEZONE, so those times are written in UTC.
     """
     if event.all_day:
-        start, end = wall_clock(event.start_local).date(), wall_clock(event.end_local).date()
-        return start, end + dt.timedelta(days=1)
+        first, last = all_day_dates(event)
+        return first, _shifted(last, 1)
     zone = zone_for(event.timezone_name)
     if isinstance(zone, dt.timezone):
         zone = dt.UTC
@@ -84,8 +90,9 @@ def location(venue, locked):
 
 
 def organizer_address(organizer, request):
-    """The ORGANIZER value: a mailto: address when the organizer shows an email, else its page."""
-    shows_email = organizer.email and not organizer.password
+    """The ORGANIZER value: a mailto: address when the organizer shows an email address, else its page
+    (the API stores any text as the email)."""
+    shows_email = is_email(organizer.email) and not organizer.password
     address = icalendar.vCalAddress(f"mailto:{organizer.email}" if shows_email else post_url(request, organizer))
     address.params["CN"] = icalendar.vText(title_text(organizer))
     return address
@@ -102,7 +109,12 @@ def event_entry(event, request):
     entry.add("last-modified", changed)
     entry.add("sequence", sequence(changed))
     entry.add("dtstart", start)
-    entry.add("dtend", end)
+    if event.all_day and end == dt.date.max:
+        # The exclusive end of an event through 9999-12-31 has no date: its length says it exactly.
+        first, last = all_day_dates(event)
+        entry.add("duration", last - first + dt.timedelta(days=1))
+    else:
+        entry.add("dtend", end)
     entry.add("summary", title_text(event))
     description = plain_text(display.description_html(event))
     if description:

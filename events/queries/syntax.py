@@ -16,11 +16,11 @@ def parse_php_pairs(pairs):
     `a[]=1&a[]=2` → {"a": ["1", "2"]}; `v[venue]=Hall` → {"v": {"venue": "Hall"}};
     `o[0][organizer]=A&o[1][id]=12` → {"o": [{"organizer": "A"}, {"id": "12"}]}.
     """
-    result = {}
+    result = _PhpArray()
     for key, value in pairs:
         match = _BRACKET_KEY.match(key)
         if not match:
-            result[key] = value
+            result.put(key, value)
             continue
         name, brackets = match.group(1), match.group(2)
         path = re.findall(r"\[([^\]]*)\]", brackets) if brackets else []
@@ -31,18 +31,34 @@ def parse_php_pairs(pairs):
     return {key: _listify(value) for key, value in result.items()}
 
 
+class _PhpArray(dict):
+    """A PHP array being built. `key[]` appends at the next free integer key (one past the largest
+    integer key so far, as PHP does); the array keeps that number so an append costs the same
+    however many entries came before: 200,000 appends in one body must not rescan the array each time."""
+
+    def __init__(self):
+        super().__init__()
+        self.next_index = 0
+
+    def put(self, key, value):
+        if key == "":
+            key = str(self.next_index)
+            self.next_index += 1
+        elif is_ascii_digits(key) and int(key) >= self.next_index:
+            self.next_index = int(key) + 1
+        self[key] = value
+        return key
+
+
 def _assign(container, path, value):
     head, rest = path[0], path[1:]
-    if head == "":
-        # `key[]`: append, as PHP does, using the next free integer key.
-        head = str(sum(1 for k in container if is_ascii_digits(k)))
     if not rest:
-        container[head] = value
+        container.put(head, value)
         return
-    child = container.get(head)
-    if not isinstance(child, dict):
-        child = {}
-        container[head] = child
+    child = container.get(head) if head else None
+    if not isinstance(child, _PhpArray):
+        child = _PhpArray()
+        container.put(head, child)
     _assign(child, rest, value)
 
 

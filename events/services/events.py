@@ -57,7 +57,7 @@ def trash_event(event):
     """Move to the trash (the slug gets WordPress's `__trashed` suffix); links to venue, organizers and terms stay."""
     try:
         with transaction.atomic():
-            event.move_to_trash()
+            posts.move_to_trash(event)
             event.save()
             changes.finished()
     except DatabaseError as error:

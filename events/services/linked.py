@@ -233,7 +233,7 @@ def _unlink(spec, record):
 def _trash(spec, record):
     try:
         with transaction.atomic():
-            record.move_to_trash()
+            posts.move_to_trash(record)
             record.save()
             _unlink(spec, record)
             changes.finished()

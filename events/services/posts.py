@@ -7,7 +7,7 @@ from ..text import sanitize_title
 from .images import ImageImportError, import_image_from_url
 from .languages import translated_values, write_translated
 from .locks import lock_until_commit
-from .slugs import assign_post_slug, slug_is_taken, unique_slug, waits_for_slug
+from .slugs import TRASHED_SUFFIX, assign_post_slug, slug_is_taken, trashed_slug, unique_slug, waits_for_slug
 
 # What authors and contributors may keep of each text's HTML (WordPress's kses, decisions.md).
 HTML_FILTERS = {"title": filter_title_html, "description": filter_post_html, "excerpt": filter_post_html}
@@ -89,7 +89,7 @@ def apply_status(record, user, fields, creating, now, reschedule):
         status = roles.scheduled_status(status, record.date, now)
     was_trashed = not creating and record.status == PostStatus.TRASH
     if status == PostStatus.TRASH and not was_trashed:
-        record.move_to_trash()
+        move_to_trash(record)
         return True
     if was_trashed and status != PostStatus.TRASH:
         _restore_slug(record)
@@ -98,9 +98,18 @@ def apply_status(record, user, fields, creating, now, reschedule):
     return False
 
 
+def move_to_trash(record):
+    """Trash like WordPress: remember the status and the slug, and suffix the slug so that another
+    record may take it."""
+    record.status_before_trash = record.status
+    record.slug_before_trash = record.slug
+    record.slug = trashed_slug(record.slug)
+    record.status = PostStatus.TRASH
+
+
 def _restore_slug(record):
     """Leaving the trash gives the record its old slug back, made unique again (WordPress convention)."""
-    wanted = record.slug_before_trash or record.slug.removesuffix("__trashed")
+    wanted = record.slug_before_trash or record.slug.removesuffix(TRASHED_SUFFIX)
     record.slug_before_trash = ""
     lock_slug(record, wanted)
     record.slug = unique_slug(wanted, lambda slug: slug_is_taken(type(record), slug, record.pk))

@@ -50,10 +50,12 @@ def wall_clock(stored):
 def apply_publication_date(record, fields, now):
     """The publication date of an event, venue or organizer from the write's `date` or `date_utc`.
 
-    `date` is read in the site's zone, as WordPress reads `post_date` (whatever the event's own zone;
-    epoch seconds as their UTC wall clock, a source quirk); `date_utc` in UTC. `date_utc` wins when
-    both are sent: it names an instant without ambiguity. An aware datetime is that instant. The
-    instant is stored.
+    `date` is a wall clock of the site's zone, as WordPress keeps `post_date` (epoch seconds as their
+    UTC wall clock, a source quirk); relative words in it ("tomorrow 9am") count from today in the
+    event's zone when the write names one (`timezone`), as the plugin reads them, and the wall clock
+    they give is kept, not converted between the zones (events.md §4). `date_utc` is read in UTC and
+    wins when both are sent: it names an instant without ambiguity. An aware datetime is that
+    instant. The instant is stored.
     """
     name = "date_utc" if "date_utc" in fields else "date" if "date" in fields else None
     if name is None:
@@ -65,7 +67,8 @@ def apply_publication_date(record, fields, now):
             record.date = dates.parse_date_input(fields[name], dt.UTC, now).local.astimezone(dt.UTC)
         else:
             site_zone = timezone.get_default_timezone()
-            parsed = dates.parse_date_input(fields[name], site_zone, now)
+            read_in = dates.zone_from_name(fields["timezone"]) if fields.get("timezone") else site_zone
+            parsed = dates.parse_date_input(fields[name], read_in, now)
             moment = parsed.local.astimezone(dt.UTC) if parsed.explicit_zone else parsed.local
             # Converted once here so that a wall-clock time at the calendar's very ends fails now, not when stored.
             record.date = moment.replace(tzinfo=None).replace(tzinfo=site_zone).astimezone(dt.UTC)

@@ -1,10 +1,12 @@
 """Slugs as WordPress makes them: from the title, normalised, unique per record kind."""
 from ..models import Event, PostStatus, Term
-from ..text import sanitize_title, unique_slug
+from ..text import SLUG_MAX_LENGTH, sanitize_title, truncate_post_slug, unique_slug
 
 # WordPress leaves drafts without a slug until they are published (events only: the plugin
 # generates venue and organizer slugs even for drafts).
 UNSLUGGED_STATUSES = {PostStatus.DRAFT, PostStatus.PENDING}
+# What WordPress appends to a trashed post's slug, which frees the slug for another record.
+TRASHED_SUFFIX = "__trashed"
 
 
 def waits_for_slug(record):
@@ -29,7 +31,7 @@ def assign_post_slug(record, requested=None):
             record.slug = slug
             return record.slug
     else:
-        if record.slug and not record.slug.endswith("__trashed"):
+        if record.slug and not record.slug.endswith(TRASHED_SUFFIX):
             return record.slug
         if waits_for_slug(record):
             record.slug = ""
@@ -37,6 +39,14 @@ def assign_post_slug(record, requested=None):
         slug = sanitize_title(record.title_en or record.title or "")
     record.slug = unique_slug(slug, lambda candidate: slug_is_taken(model, candidate, record.pk))
     return record.slug
+
+
+def trashed_slug(slug):
+    """`slug` with the trash suffix, shortened first so that the whole still fits the slug column
+    (`wp_add_trashed_suffix_to_post_name_for_post`); the record keeps the whole slug for its restore."""
+    if not slug or slug.endswith(TRASHED_SUFFIX):
+        return slug
+    return truncate_post_slug(slug, SLUG_MAX_LENGTH - len(TRASHED_SUFFIX)) + TRASHED_SUFFIX
 
 
 def assign_term_slug(term, requested=None):

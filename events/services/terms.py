@@ -18,6 +18,7 @@ from ..models import Event, PostStatus, Taxonomy, Term
 from ..numbers import is_ascii_digits
 from ..text import escape_html, sanitize_text_field, sanitize_title
 from .languages import translated_values, write_translated
+from .locks import lock_until_commit
 from .slugs import assign_term_slug
 
 # Marks a field an update leaves alone (None is a meaningful parent: top level).
@@ -74,6 +75,16 @@ def _name_match(taxonomy, name, parent_id, exclude_pk=None):
     return candidates.order_by("pk").first()
 
 
+def lock_term_choices(taxonomy):
+    """Serialise, until commit, the writes that choose a new term's name or slug in `taxonomy`.
+
+    The name and slug checks guard what the unique slug constraint alone would refuse with an
+    error: under this lock a writer sees the term a concurrent one just made, and names it or
+    steps around its slug. Terms are made rarely, so one lock per taxonomy costs nothing.
+    """
+    lock_until_commit("term", taxonomy)
+
+
 def create_term(taxonomy, *, name, description=None, slug=None, parent=None, term=None):
     """A new term (terms.md §4). Raises TermExists for a duplicate name at the same level.
 
@@ -83,6 +94,7 @@ def create_term(taxonomy, *, name, description=None, slug=None, parent=None, ter
     name = clean_name(name)
     parent_id = parent.pk if parent is not None else None
     with transaction.atomic():
+        lock_term_choices(taxonomy)
         requested = sanitize_title(slug) if slug is not None else ""
         for given in dict.fromkeys(translated_values(name).values()):
             existing = _name_match(taxonomy, given, parent_id) if given else None
@@ -129,6 +141,7 @@ def update_term(term, *, name=UNCHANGED, description=UNCHANGED, slug=UNCHANGED, 
             parent_changed = (parent.pk if parent is not None else None) != term.parent_id
             term.parent = parent
         if slug is not UNCHANGED:
+            lock_term_choices(term.taxonomy)
             requested = sanitize_title(slug)
             if not requested:
                 # An empty slug is derived from the name again, made unique.
@@ -255,19 +268,26 @@ def _resolve_one(item, taxonomy):
         return None
     if is_ascii_digits(text):
         return terms.filter(pk=int(text)).first() if int(text) < 2**63 else None
-    by_slug = terms.filter(slug__in={text, sanitize_title(text)}).order_by("pk").first()
-    if by_slug is not None:
-        return by_slug
     # Event writes never fail over a term: an overlong name is cut to fit.
     name = sanitize_term_name(text)[:NAME_MAX_LENGTH]
-    if not name:
-        return None
-    by_name = terms.filter(same_name(name)).order_by("pk").first()
-    if by_name is not None:
-        return by_name
+    found = _named_term(terms, text, name)
+    if found is None and name:
+        # Only a write about to make a term waits for the others; it may find theirs now.
+        lock_term_choices(taxonomy)
+        found = _named_term(terms, text, name)
+    if found is not None or not name:
+        return found
     term = Term(taxonomy=taxonomy)
     write_translated(term, "name", name, creating=True)
     write_translated(term, "description", "", creating=True)
     assign_term_slug(term)
     term.save()
     return term
+
+
+def _named_term(terms, text, name):
+    """The term among `terms` that `text` names by slug, else by its sanitised `name`, or None."""
+    by_slug = terms.filter(slug__in={text, sanitize_title(text)}).order_by("pk").first()
+    if by_slug is not None or not name:
+        return by_slug
+    return terms.filter(same_name(name)).order_by("pk").first()

@@ -117,12 +117,16 @@ def organizer_references(field, value):
 
 
 def term_references(field, value):
-    """Term IDs, slugs or names; anything the service cannot read is skipped, never an error (events.md §4).
+    """Term IDs, slugs or names (events.md §4): unknown IDs, booleans and nulls are skipped, but an
+    object or a list among the items names no term at all and is refused (the plugin fails on it).
 
     Each name may create a term, so one write may name at most MAX_TERMS_PER_WRITE of them.
     """
-    if len(split_list(value)) > MAX_TERMS_PER_WRITE:
+    items = split_list(value)
+    if len(items) > MAX_TERMS_PER_WRITE:
         field.refuse(too_many(field.field_name, MAX_TERMS_PER_WRITE))
+    if any(isinstance(item, (dict, list)) for item in items):
+        field.refuse()
     return value
 
 
@@ -140,11 +144,7 @@ def time_zone_or_empty(field, value):
         field.type_error()
     if value == "":
         return value
-    if len(value) > TIMEZONE_MAX_LENGTH:
-        field.refuse()
-    try:
-        dates.zone_from_name(value)
-    except ValueError:
+    if len(value) > TIMEZONE_MAX_LENGTH or not dates.is_zone_name(value):
         field.refuse()
     return value
 
