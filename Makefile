@@ -18,7 +18,7 @@ migrate: install
 	$(BIN)/python manage.py migrate --verbosity 0
 
 demo: migrate
-	$(BIN)/python manage.py events_demo
+	$(BIN)/python manage.py events_demo --site-url http://127.0.0.1:$${PORT:-8000}
 
 # DEBUG on by default here: runserver then serves the admin's static files and uploaded images.
 # PORT chooses the port (default 8000).

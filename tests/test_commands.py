@@ -47,6 +47,11 @@ def test_demo_loads_a_calendar_the_api_lists(api):
     assert Event.objects.filter(status=PostStatus.PENDING).count() == 1
 
 
+def test_demo_prints_the_admin_login_of_the_site_it_is_served_on():
+    assert "Admin login: http://127.0.0.1:8000/admin/ " in run("events_demo")
+    assert "Admin login: http://127.0.0.1:8765/admin/ " in run("events_demo", "--site-url=http://127.0.0.1:8765/")
+
+
 def test_demo_events_lie_in_the_coming_months():
     run("events_demo")
     today = timezone.now()

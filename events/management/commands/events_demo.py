@@ -363,6 +363,9 @@ class Command(BaseCommand):
         parser.add_argument("--admin-username", default="admin")
         parser.add_argument("--admin-password", help="Use this password instead of a random one.")
         parser.add_argument("--no-admin", action="store_true", help="Leave users alone.")
+        parser.add_argument(
+            "--site-url", default="http://127.0.0.1:8000", help="Where the site is served, for the admin login printed last."
+        )
 
     def handle(self, *args, reset=False, admin_username="admin", admin_password=None, no_admin=False, **options):
         with transaction.atomic():
@@ -379,7 +382,7 @@ class Command(BaseCommand):
                 )
         if admin is not None:
             self.stdout.write(self.style.SUCCESS(
-                f"Admin login: http://127.0.0.1:8000/admin/  username: {admin_username}  password: {admin.demo_password}"
+                f"Admin login: {options['site_url'].rstrip('/')}/admin/  username: {admin_username}  password: {admin.demo_password}"
             ))
 
     def admin_user(self, username, password):
