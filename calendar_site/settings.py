@@ -148,4 +148,7 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
+    # Django's own console handler (DEBUG only) would print every record of the "django" loggers a
+    # second time beside the root's: they reach the root's handler alone.
+    "loggers": {"django": {"handlers": [], "level": "INFO"}},
 }

@@ -3,12 +3,16 @@ from django.conf import settings
 from django.conf.urls.i18n import i18n_patterns
 from django.conf.urls.static import static
 from django.contrib import admin
+from django.http import HttpResponsePermanentRedirect
+from django.templatetags.static import static as static_url
 from django.urls import include, path
 
 from events.api.browser import api_browser
 
 urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
+    # Pages link their icon; browsers and feed readers still ask for this path on their own.
+    path("favicon.ico", lambda request: HttpResponsePermanentRedirect(static_url("events/favicon.svg"))),
 ]
 
 # `/wp-json/` serves English; `/zh-hans/wp-json/` and `/zh-hant/wp-json/` the Chinese variants.

@@ -1,0 +1,49 @@
+"""What a newcomer meets on the demo site beyond the API: the icon, and each log record printed once."""
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.test import Client
+
+from .factories import make_event
+
+pytestmark = pytest.mark.django_db
+
+
+def test_public_pages_link_the_icon_and_the_conventional_path_leads_to_it():
+    make_event(title="Icon check")
+    page = Client().get("/events/")
+    assert page.status_code == 200
+    assert b'rel="icon"' in page.content and b"events/favicon.svg" in page.content
+    icon = Client().get("/favicon.ico")
+    assert icon.status_code == 301
+    assert icon["Location"].endswith("events/favicon.svg")
+
+
+# Counts, in a process of its own configured by the site's settings (pytest adds handlers of its own),
+# the console handlers a record of each logger reaches and that let it through.
+PRINTING_HANDLERS = """
+import logging, django
+django.setup()
+for name in ("django.request", "django.server", "django.security.csrf", "events.api"):
+    record = logging.LogRecord(name, logging.ERROR, "check", 1, "boom", None, None)
+    logger, reached = logging.getLogger(name), 0
+    while logger is not None:
+        reached += sum(1 for handler in logger.handlers if isinstance(handler, logging.StreamHandler) and handler.filter(record))
+        logger = logger.parent if logger.propagate else None
+    print(name, reached)
+"""
+
+
+@pytest.mark.parametrize("debug", ["true", "false"])
+def test_a_log_record_is_printed_once(debug):
+    environment = {**os.environ, "DJANGO_SETTINGS_MODULE": "calendar_site.settings", "DEBUG": debug}
+    output = subprocess.run(
+        [sys.executable, "-c", PRINTING_HANDLERS], env=environment, cwd=Path(__file__).resolve().parent.parent,
+        capture_output=True, text=True, check=True,
+    ).stdout
+    assert dict(line.split() for line in output.splitlines()) == {
+        "django.request": "1", "django.server": "1", "django.security.csrf": "1", "events.api": "1",
+    }
