@@ -200,3 +200,11 @@ def test_demo_loads_again_after_a_clear():
     call_command("events_clear", "--yes", stdout=StringIO())
     assert "Demo calendar loaded" in run("events_demo")
     assert Event.objects.count() == 33
+
+
+def test_the_installed_version_is_the_apps_one():
+    from importlib.metadata import version
+
+    import events
+
+    assert version("django-events-calendar") == events.__version__
