@@ -112,6 +112,21 @@ def test_a_lone_start_or_end_is_ignored(editor, full_event):
         assert (body["start_date"], body["end_date"]) == ("2030-01-05 10:00:00", "2030-01-05 12:00:00")
 
 
+@pytest.mark.parametrize("language", ["en", "zh-hans", "zh-hant"])
+def test_the_rule_for_a_lone_start_or_end_is_where_clients_read_the_parameters(api, language):
+    prefix = "" if language == "en" else f"/{language}"
+    index = api.get(f"{prefix}/wp-json/tribe/events/v1/").json()
+    update = next(
+        endpoint for endpoint in index["routes"]["/tribe/events/v1/events/(?P<id>\\d+)"]["endpoints"]
+        if "PATCH" in endpoint["methods"]
+    )
+    for name in ("start_date", "end_date"):
+        description = update["args"][name]["description"]
+        assert "start_date" in description and "end_date" in description
+    document = api.get(f"{prefix}/wp-json/tribe/events/v1/doc").json()
+    assert "start_date" in str(document["paths"]) and update["args"]["end_date"]["description"] in str(document)
+
+
 def test_a_lone_start_or_end_is_still_validated(editor, full_event):
     response = update(editor, full_event["id"], start_date="garbage")
     assert response.status_code == 400

@@ -200,8 +200,18 @@ class EventFields(Params):
         help_text=_("The event time zone: an IANA name or a UTC offset such as UTC+5; empty for the site zone."),
     )
     all_day = BooleanParam(default=False, help_text=_("Whether the event lasts whole days."))
-    start_date = DateParam(help_text=_("The start, read in the event time zone."))
-    end_date = DateParam(help_text=_("The end, read in the event time zone."))
+    start_date = DateParam(
+        help_text=_(
+            "The start, read in the event time zone. An update moves the event only when it sends start_date "
+            "and end_date together: either one alone changes nothing."
+        )
+    )
+    end_date = DateParam(
+        help_text=_(
+            "The end, read in the event time zone. An update moves the event only when it sends start_date "
+            "and end_date together: either one alone changes nothing."
+        )
+    )
     image = RawParam(
         validator=image_reference,
         wp_type="string",
