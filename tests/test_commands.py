@@ -47,6 +47,16 @@ def test_demo_loads_a_calendar_the_api_lists(api):
     assert Event.objects.filter(status=PostStatus.PENDING).count() == 1
 
 
+@pytest.mark.parametrize("prefix, free", [("", "Free"), ("/zh-hans", "免费"), ("/zh-hant", "免費")])
+def test_demo_free_events_read_free_in_the_readers_language(api, prefix, free):
+    run("events_demo")
+    free_event = Event.objects.filter(status=PostStatus.PUBLISH, cost=["0"]).first()
+    record = api.get(f"{prefix}/wp-json/tribe/events/v1/events/{free_event.pk}").json()
+    assert record["cost"] == free
+    page = Client().get(f"{prefix}/events/")
+    assert free in page.content.decode() and (free == "Free" or "Free" not in page.content.decode())
+
+
 def test_demo_prints_the_admin_login_of_the_site_it_is_served_on():
     assert "Admin login: http://127.0.0.1:8000/admin/ " in run("events_demo")
     assert "Admin login: http://127.0.0.1:8765/admin/ " in run("events_demo", "--site-url=http://127.0.0.1:8765/")
@@ -73,7 +83,7 @@ def test_demo_covers_what_the_api_can_show():
     assert Venue.objects.filter(geo_lat__isnull=False).count() >= 3
     assert Venue.objects.filter(geo_lat__isnull=True).count() >= 1
     assert Category.objects.filter(parent__isnull=False).exists()
-    assert {cost for event in events for cost in event.cost} >= {"Free", "$25", "NT$600", "¥50"}
+    assert {cost for event in events for cost in event.cost} >= {"0", "$25", "NT$600", "¥50"}
     assert EventOrganizer.objects.exists() and Tag.objects.count() == 6
 
 
