@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-postgres install migrate demo messages bench clean
+.PHONY: run test test-postgres test-newest-django install migrate demo messages bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -33,6 +33,18 @@ test: install
 test-postgres: install
 	DATABASE_URL=$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test} $(BIN)/python -m pytest -n 2 --dist loadfile -q
 
+# The suite under the newest Django the app supports, 6.0, which needs Python 3.12 or later (`make
+# test` runs Django 5.2 LTS, the newest release for Python 3.11). NEWEST_PYTHON names the interpreter.
+NEWEST_PYTHON ?= $(firstword $(wildcard $(HOME)/.pyenv/versions/3.12*/bin/python3) $(shell command -v python3.12))
+NEWEST_VENV ?= .venv-django6
+
+test-newest-django:
+	@test -n "$(NEWEST_PYTHON)" || { echo "No Python 3.12 found: set NEWEST_PYTHON=/path/to/python3.12"; exit 1; }
+	$(NEWEST_PYTHON) -m venv $(NEWEST_VENV)
+	$(NEWEST_VENV)/bin/pip install --quiet --upgrade pip
+	$(NEWEST_VENV)/bin/pip install --quiet -e ".[postgres,site,test]" "Django>=6.0,<6.1"
+	$(NEWEST_VENV)/bin/python -m pytest -n 2 --dist loadfile -q
+
 messages: install
 	cd events && ../$(BIN)/python ../manage.py makemessages -l zh_Hans -l zh_Hant --no-obsolete --no-wrap
 	cd events && ../$(BIN)/python ../manage.py compilemessages
@@ -41,4 +53,4 @@ bench: install
 	$(BIN)/python bench/run.py
 
 clean:
-	rm -rf $(VENV) build dist *.egg-info db.sqlite3
+	rm -rf $(VENV) $(NEWEST_VENV) build dist *.egg-info db.sqlite3
