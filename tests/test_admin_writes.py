@@ -1,8 +1,6 @@
 """The admin writes through the API's services: the same rules whichever way a write comes in, refusals shown on the form."""
-import threading
 
 import pytest
-from django.db import connection
 
 from events.admin import actions
 from events.exceptions import DELETE, CouldNotWrite, NotPermitted
@@ -12,6 +10,7 @@ from events.services import terms as term_service
 from events.services.events import trash_event
 from events.services.linked import trash_venue
 
+from .concurrency import all_at_once
 from .conftest import RoleClient, post_json
 from .factories import make_category, make_event, make_venue
 from .test_admin import PASSWORD, event_form, staff_client
@@ -202,27 +201,10 @@ def test_an_admin_restore_and_an_api_restore_at_once_take_turns_on_the_slug(mode
         first, second = (make_venue("Hall", slug="gala") for _ in range(2))
         for venue in (first, second):
             trash_venue(venue)
-    barrier, statuses = threading.Barrier(2), []
-
-    def restore_in_admin():
-        try:
-            barrier.wait(60)
-            statuses.append(editor.post(f"/admin/events/{model}/", {"action": "restore_from_trash", "_selected_action": [first.pk]}).status_code)
-        finally:
-            connection.close()
-
-    def restore_through_api():
-        try:
-            barrier.wait(60)
-            statuses.append(post_json(client, f"/{model}s/{second.pk}", {"status": "publish"}).status_code)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=restore_in_admin), threading.Thread(target=restore_through_api)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(60)
+    statuses = all_at_once([
+        lambda: editor.post(f"/admin/events/{model}/", {"action": "restore_from_trash", "_selected_action": [first.pk]}).status_code,
+        lambda: post_json(client, f"/{model}s/{second.pk}", {"status": "publish"}).status_code,
+    ])
     assert sorted(statuses) == [200, 302]
     model_class = Event if model == "event" else Venue
     assert sorted(model_class.objects.values_list("slug", flat=True)) == ["gala", "gala-2"]

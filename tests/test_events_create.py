@@ -1,13 +1,12 @@
 """Event creation (events.md §4): fields, defaults, dates, status by role, linked records, refusals that change nothing."""
 import datetime as dt
-import threading
 
 import pytest
-from django.db import connection
 from django.utils import timezone, translation
 
 from events.models import Attachment, Event, EventOrganizer, Organizer, PostIdentity, PostStatus, Term, Venue
 
+from .concurrency import all_at_once
 from .conftest import API, RoleClient, post_json
 from .factories import make_category, make_event, make_image, make_organizer, make_tag, make_user, make_venue
 from .test_images import ImageServer, image_bytes
@@ -528,22 +527,13 @@ def test_slugs_are_made_unique_but_draft_slugs_are_kept_as_given(editor):
 @pytest.mark.django_db(transaction=True)
 def test_concurrent_creates_of_one_title_get_distinct_slugs():
     user = make_user("editor", password="secret-pass-123")
-    barrier, results = threading.Barrier(2), []
+    clients = [RoleClient(user, "secret-pass-123") for _ in range(2)]
 
-    def post():
-        try:
-            client = RoleClient(user, "secret-pass-123")
-            barrier.wait()
-            response = create(client, title="Same title")
-            results.append((response.status_code, response.json().get("slug")))
-        finally:
-            connection.close()
+    def post(client):
+        response = create(client, title="Same title")
+        return response.status_code, response.json().get("slug")
 
-    threads = [threading.Thread(target=post) for _ in range(2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    results = all_at_once([lambda client=client: post(client) for client in clients])
     assert sorted(results) == [(201, "same-title"), (201, "same-title-2")]
 
 
