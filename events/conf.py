@@ -42,6 +42,11 @@ DEFAULTS = {
     # Names of the process memories (events.memory) that always miss, or "all": read once, as each
     # memory is made at start-up, to measure what a memory buys (bench/run.py --without-memory).
     "FORGETFUL_MEMORIES": [],
+    # Recurring events (docs/recurrence.md): open-ended rules are materialised this many months
+    # ahead (the default window of the events list), and a series holds at most this many
+    # occurrences; a rule that would give more is refused, never cut short.
+    "RECURRENCE_HORIZON_MONTHS": 24,
+    "MAX_OCCURRENCES_PER_SERIES": 1000,
 }
 
 

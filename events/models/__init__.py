@@ -8,6 +8,7 @@ from .venue import Venue
 from .organizer import Organizer
 from .event import Event, EventOrganizer
 from .rendering import RenderedRecord
+from .series import Series
 
 __all__ = [
     "ApplicationPassword",
@@ -20,6 +21,7 @@ __all__ = [
     "PostKind",
     "PostStatus",
     "RenderedRecord",
+    "Series",
     "Tag",
     "Taxonomy",
     "Term",

@@ -14,7 +14,7 @@ SLICE = 500
 
 
 def _event_queryset():
-    return Event.objects.select_related("image").prefetch_related(
+    return Event.objects.select_related("image", "series").prefetch_related(
         "terms", Prefetch("organizer_links", queryset=EventOrganizer.objects.order_by("position", "id"))
     )
 

@@ -82,7 +82,7 @@ class EventWriteActions:
 
     def apply_update(self, event, exclude=()):
         self.check_may_edit(event)
-        event = event_service.update_event(event, self.request.user, self.written_fields(exclude))
+        event = event_service.update_event(event, self.request.user, self.written_fields(exclude), scope=self.recurrence_scope())
         return Response(self.write_record(event))
 
     def trash(self, event):
@@ -90,8 +90,11 @@ class EventWriteActions:
         self.check_may_edit(event)
         if event.status == PostStatus.TRASH:
             raise event_in_trash(event.pk)
-        event_service.trash_event(event)
+        event_service.trash_event(event, self.request.user, scope=self.recurrence_scope())
         return Response(self.write_record(event))
+
+    def recurrence_scope(self):
+        return self.params.get("recurrence_scope") if "recurrence_scope" in self.sent else None
 
     def write_record(self, event):
         """The record as saved, read back with everything the serializer needs (no json_ld on writes)."""

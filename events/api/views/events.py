@@ -67,7 +67,7 @@ class EventViewSet(EventWriteActions, WPViewSet):
 
     def get_queryset(self):
         """Events with everything the record reads; the list also scoped to what the caller may see."""
-        queryset = Event.objects.select_related("image", "venue", "venue__image").prefetch_related(
+        queryset = Event.objects.select_related("image", "venue", "venue__image", "series").prefetch_related(
             "terms",
             Prefetch(
                 "organizer_links",
