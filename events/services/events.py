@@ -66,6 +66,9 @@ def trash_event(event, user=None, scope=None):
     recurrence.check_scope(event, scope)
     try:
         with transaction.atomic():
+            # The series first, as every write to it does, so that writers of two occurrences never
+            # hold each other's rows (services.recurrence).
+            recurrence.lock_series(event.series_id)
             posts.move_to_trash(event)
             event.save()
             if event.series_id is not None:
@@ -110,6 +113,7 @@ def _save(event, user, fields, creating, scope=None):
     imported = []
     try:
         with transaction.atomic():
+            recurrence.lock_series(event.series_id)
             _write(event, user, fields, creating, imported, scope)
             changes.finished()
     except BaseException:

@@ -67,7 +67,7 @@ class Recurrence:
 
     @property
     def open_ended(self):
-        return any(not _rule_parts(rule).keys() & {"COUNT", "UNTIL"} for rule in self.rules)
+        return any(not rule_parts(rule).keys() & {"COUNT", "UNTIL"} for rule in self.rules)
 
 
 # --- reading what a client writes ---------------------------------------------------------------
@@ -103,7 +103,7 @@ def parse_recurrence(value, first):
     return Recurrence(rules, dates, exclusions)
 
 
-def _rule_parts(text):
+def rule_parts(text):
     parts = {}
     for part in text.split(";"):
         name, _sep, value = part.partition("=")
@@ -111,7 +111,7 @@ def _rule_parts(text):
     return parts
 
 
-def _rule_text(parts):
+def rule_text(parts):
     return ";".join(f"{name}={value}" for name, value in parts.items())
 
 
@@ -121,7 +121,7 @@ def _checked_rule(text, start, zone):
         text = text[len("RRULE:"):]
     if not text or "\n" in text or "\r" in text or ":" in text:
         _refuse(_("Each rule is one RRULE value, such as FREQ=WEEKLY;BYDAY=TU."))
-    parts = _rule_parts(text)
+    parts = rule_parts(text)
     if "COUNT" in parts and "UNTIL" in parts:
         _refuse(_("A rule ends by COUNT or by UNTIL, not both."))
     if parts.get("FREQ", "").upper() in ("SECONDLY", "MINUTELY", "HOURLY"):
@@ -135,7 +135,7 @@ def _checked_rule(text, start, zone):
     return text.upper()
 
 
-def _utc_until(text, zone):
+def utc_until(text, zone):
     """RFC 5545 wants UNTIL in UTC when the start has a zone; a floating UNTIL is read as the
     event's wall clock, a date as the end of that day."""
 
@@ -150,7 +150,7 @@ def _utc_until(text, zone):
 
 
 def _rule(text, start, zone):
-    rule = rrulestr(_utc_until(text, zone), dtstart=start.replace(tzinfo=zone))
+    rule = rrulestr(utc_until(text, zone), dtstart=start.replace(tzinfo=zone))
     if getattr(rule, "_freq", DAILY) > DAILY:
         # Finer than daily: refused by the caller, never expanded (it could make millions).
         raise ValueError(text)
@@ -237,8 +237,8 @@ def series_events(series_id, lock=True):
 
 
 def lock_series(series_id):
-    """Serialise every write to this series (module docstring)."""
-    if connection.features.has_select_for_update:
+    """Serialise every write to this series (module docstring); taken before any other row of it."""
+    if series_id is not None and connection.features.has_select_for_update:
         list(Event.objects.select_for_update(of=("self",)).filter(pk=series_id).values_list("pk", flat=True))
 
 
@@ -555,16 +555,16 @@ def _cut(recurrence, first, cut):
     until = (cut - dt.timedelta(seconds=1)).replace(tzinfo=zone).astimezone(dt.UTC).strftime("%Y%m%dT%H%M%SZ")
     earlier_rules, later_rules = [], []
     for text in recurrence.rules:
-        parts = _rule_parts(text)
+        parts = rule_parts(text)
         moments = [moment.replace(tzinfo=None) for moment in _rule(text, start, zone).xafter(cut.replace(tzinfo=zone), count=None, inc=True)] if "COUNT" in parts else None
         later_parts = dict(parts)
         if moments is not None:
             later_parts["COUNT"] = str(len(moments))
         if moments != []:
-            later_rules.append(_rule_text(later_parts))
+            later_rules.append(rule_text(later_parts))
         earlier_parts = {name: value for name, value in parts.items() if name != "COUNT"}
         earlier_parts["UNTIL"] = until
-        earlier_rules.append(_rule_text(earlier_parts))
+        earlier_rules.append(rule_text(earlier_parts))
     earlier = Recurrence(
         tuple(earlier_rules),
         tuple(date for date in recurrence.dates if date < cut),
