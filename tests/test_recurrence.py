@@ -383,6 +383,10 @@ def test_delete_this_excludes_the_start(editor):
     assert after[0]["recurrence"]["exclusions"] == [f"{YEAR}-01-12 19:00:00"]
     assert [item["recurrence"]["position"] for item in after] == [1, 2, 3]
     assert store.stale_rows() == []
+    # The trashed occurrence still shows the series' rules: a second deletion renders it again.
+    assert editor.delete(f"{API}/events/{listed[2]['id']}").status_code == 200
+    assert len(Series.objects.get(pk=record["id"]).exclusions) == 2
+    assert store.stale_rows() == []
 
 
 def test_delete_following_ends_the_series_before(editor):

@@ -335,8 +335,8 @@ def materialise(series, first, recurrence, occurrences, until=None):
     for start, occurrence in kept.items():
         occurrence.series_position = positions[start]
     Event.objects.bulk_update(renumbered, ["series_position"], batch_size=500)
-    # Every record of the series shows its rules and its place: all of them are rendered again.
-    changes.changed(Event, [occurrence.pk for occurrence in [*kept.values(), *vanished]] + [event.pk for event in made])
+    # Every record of the series, trashed ones too, shows its rules and its place: all of them are rendered again.
+    changes.changed(Event, {first.pk, *(occurrence.pk for occurrence in occurrences), *(event.pk for event in made)})
     return made
 
 
