@@ -169,6 +169,9 @@ EVENTS = {
     ],
     # Anonymous API reads served from the cache for this long (0: off); needs REDIS_URL with >1 process.
     "READ_CACHE_SECONDS": int(os.environ.get("EVENTS_READ_CACHE_SECONDS", "0")),
+    # Proxies in front of the site that append the client's address to X-Forwarded-For: the login
+    # throttle then counts failures per client, not per proxy.
+    "TRUSTED_PROXIES": int(os.environ.get("EVENTS_TRUSTED_PROXIES", "0")),
 }
 
 # No REST_FRAMEWORK setting: the events API sets its own authentication, error handling and
