@@ -137,15 +137,15 @@ def _dispatch(request, route_path):
     if endpoint is None:
         raise errors.no_route()
     request.method = method
-    if route.has_path_variable:
-        conditional.check_if_match(request, route_path, _dispatch)
-    context.raw_params = collect_params(request, kwargs)
+    if_match = conditional.if_match_holds(request, route_path, _dispatch) if route.has_path_variable else nullcontext()
     reading = list_versions.state_per_read() if method == "GET" else nullcontext()
-    with reading, translation.override(_requested_language(context.raw_params)):
-        response = route.views[endpoint.action](request, **kwargs)
-        if isinstance(response, Response):
-            # Render inside the language override: lazy strings resolve in the request's language.
-            response.render()
+    with if_match, reading:
+        context.raw_params = collect_params(request, kwargs)
+        with translation.override(_requested_language(context.raw_params)):
+            response = route.views[endpoint.action](request, **kwargs)
+            if isinstance(response, Response):
+                # Render inside the language override: lazy strings resolve in the request's language.
+                response.render()
     return response
 
 
