@@ -8,6 +8,7 @@ from .venue import Venue
 from .organizer import Organizer
 from .event import Event, EventOrganizer
 from .rendering import RenderedRecord
+from .idempotency import IdempotentRequest
 from .series import Series
 
 __all__ = [
@@ -16,6 +17,7 @@ __all__ = [
     "Category",
     "Event",
     "EventOrganizer",
+    "IdempotentRequest",
     "Organizer",
     "PostIdentity",
     "PostKind",

@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from .. import changes, dates
 from ..cost import CostInput
-from ..exceptions import CREATE, DELETE, CouldNotWrite, InvalidValue
+from ..exceptions import CREATE, DATABASE_FAULTS, DELETE, CouldNotWrite, InvalidValue
 from ..models import Event, EventOrganizer, Organizer, PostStatus, Taxonomy, Venue
 from ..numbers import is_ascii_digits
 from . import linked, posts, recurrence
@@ -74,6 +74,8 @@ def trash_event(event, user=None, scope=None):
             if event.series_id is not None:
                 recurrence.trash_in_series(event, user, scope)
             changes.finished()
+    except DATABASE_FAULTS:
+        raise
     except DatabaseError as error:
         raise CouldNotWrite("event", DELETE) from error
     return event

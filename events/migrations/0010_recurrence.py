@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('events', '0008_rendered_record_version'),
+        ('events', '0009_idempotent_requests'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
