@@ -118,6 +118,11 @@ def recalled(lookups, model, key, read):
     return value
 
 
+def store_version(state):
+    """The rendering store's version in `state`: what its rows, and what is made of them, are valid for."""
+    return tables_key((RENDERED_TABLE,), state)
+
+
 def tables_key(names, state):
     """The versions `names` have in `state`; `state` itself (the snapshot) when a name has none
     (None: the statement reads an unversioned table), or no versions were read."""

@@ -72,33 +72,15 @@ class Memory:
             self._bytes = 0
 
 
-class ForgetfulMemory:
-    """A memory switched off (FORGETFUL_MEMORIES): every recall misses, as on a process's first request."""
-
-    def __init__(self, name, *_bounds):
-        self.name = name
-
-    def recall(self, key, valid_for):
-        return None
-
-    def holds(self, key):
-        return False
-
-    def remember(self, key, valid_for, value):
-        pass
-
-    def clear(self):
-        pass
-
-
 def memory(name, *, max_entries, max_bytes=None, size=len):
-    """A new memory named `name`, forgetful if the settings name it (decided here, once, so that a
-    memory that is on pays nothing for the switch)."""
+    """A new memory named `name`; one the settings name is forgetful (no entry: every recall misses,
+    as on a process's first request), decided here, once, so that a memory that is on pays nothing."""
     if name in MEMORIES:
         raise ValueError(f"A memory named {name!r} exists already.")
     forgetful = events_settings.FORGETFUL_MEMORIES
-    kind = ForgetfulMemory if name in forgetful or "all" in forgetful else Memory
-    MEMORIES[name] = made = kind(name, max_entries, max_bytes, size)
+    if name in forgetful or "all" in forgetful:
+        max_entries = 0
+    MEMORIES[name] = made = Memory(name, max_entries, max_bytes, size)
     return made
 
 

@@ -10,15 +10,15 @@ import re
 from contextlib import nullcontext
 from functools import lru_cache
 
-from django.core.signals import setting_changed
 from django.utils import translation
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.csrf import csrf_exempt
 from rest_framework.response import Response
 
 from .. import list_versions
-from ..conf import events_settings
+from ..conf import events_settings, settings_version
 from ..internals import drf_request_as
+from ..memory import memory
 from ..queries.params import LANGUAGE_CODES
 from . import conditional, errors, read_cache
 from .context import api_context
@@ -28,6 +28,8 @@ from .routes import ROUTES, USER_ROUTES
 
 OVERRIDABLE = {"PUT", "PATCH", "DELETE", "GET", "POST"}
 CORS_ALLOW_HEADERS = "Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type"
+# Route → the methods an anonymous caller may use, under the settings they were worked out with.
+_anonymous_allowed = memory("anonymous-allowed-methods", max_entries=64)
 
 
 @lru_cache(maxsize=4)
@@ -201,19 +203,11 @@ def _allowed_methods(request, route):
     if user is not None and user.is_authenticated:
         return _methods_allowed_to(request, route, user)
     key = id(route)  # routes are module constants, and their dicts are unhashable
-    if key not in _anonymous_allowed:
-        _anonymous_allowed[key] = _methods_allowed_to(request, route, user)
-    return _anonymous_allowed[key]
-
-
-_anonymous_allowed = {}
-
-
-def _forget_anonymous_allowed(**kwargs):
-    _anonymous_allowed.clear()
-
-
-setting_changed.connect(_forget_anonymous_allowed, dispatch_uid="events.dispatch.anonymous_allowed")
+    allowed = _anonymous_allowed.recall(key, settings_version())
+    if allowed is None:
+        allowed = _methods_allowed_to(request, route, user)
+        _anonymous_allowed.remember(key, settings_version(), allowed)
+    return allowed
 
 
 def _methods_allowed_to(request, route, user):

@@ -67,7 +67,7 @@ def remembered_list(request, statement, page, echoed, build):
     if page.versions is None or any(row.get("password") for row in page.rows):
         return build()
     key = (statement.key, page.page, page.per_page, repr(echoed), marker_values(request))
-    valid_for = (page.versions, list_versions.tables_key((list_versions.RENDERED_TABLE,), page.state))
+    valid_for = (page.versions, list_versions.store_version(page.state))
     body = remembered_bodies.recall(key, valid_for)
     if body is not None:
         return list_answer(body, page)
