@@ -19,12 +19,16 @@ from .images import image_record
 from .json_ld import event_json_ld
 from .organizers import OrganizerRecordSerializer
 from .terms import embedded_term
-from .venues import VenueRecordSerializer
+from .venues import VenueRecordSerializer, blanked, show_flag
 
 # events.md §1.6: what a password-protected event shows in a list.
-BLANKED_TEXT = ("description", "excerpt", "cost", "website")
-BLANKED_FLAGS = ("all_day", "show_map", "show_map_link", "hide_from_listings", "sticky", "featured")
-BLANKED_LISTS = ("categories", "tags", "venue", "organizer", "custom_fields")
+BLANKS = {
+    **dict.fromkeys(("description", "excerpt", "cost", "website"), ""),
+    "image": False,
+    **dict.fromkeys(("all_day", "show_map", "show_map_link", "hide_from_listings", "sticky", "featured"), None),
+    **dict.fromkeys(("categories", "tags", "venue", "organizer", "custom_fields"), []),
+    "cost_details": {"currency_symbol": "", "currency_position": "", "currency_code": "", "values": []},
+}
 
 
 def is_protected(event, request):
@@ -38,25 +42,7 @@ def is_protected(event, request):
 
 
 def blank_protected(record):
-    for key in BLANKED_TEXT:
-        if key in record:
-            record[key] = ""
-    if "image" in record:
-        record["image"] = False
-    for key in BLANKED_FLAGS:
-        if key in record:
-            record[key] = None
-    for key in BLANKED_LISTS:
-        if key in record:
-            record[key] = []
-    if "cost_details" in record:
-        record["cost_details"] = {"currency_symbol": "", "currency_position": "", "currency_code": "", "values": []}
-    return record
-
-
-def _flag(value):
-    """Map flags never stored (None) read as true, like WordPress's missing post meta."""
-    return True if value is None else bool(value)
+    return blanked(record, BLANKS)
 
 
 def cost_fields(event):
@@ -169,8 +155,8 @@ class EventRecordSerializer(serializers.BaseSerializer):
             "cost_details": cost_details,
             # Never stored: the event page; stored empty: "" (events.md §1).
             "website": url if event.website is None else escape_url(event.website),
-            "show_map": _flag(event.show_map),
-            "show_map_link": _flag(event.show_map_link),
+            "show_map": show_flag(event.show_map),
+            "show_map_link": show_flag(event.show_map_link),
             "hide_from_listings": event.hide_from_listings,
             "sticky": event.sticky,
             "featured": event.featured,

@@ -27,12 +27,8 @@ def short_description(record):
     return autop(text)
 
 
-def _image_url(attachment, request):
-    return image_record(attachment, request).get("url") if attachment is not None else None
-
-
 def _with_image(data, attachment, request):
-    url = _image_url(attachment, request)
+    url = image_record(attachment, request).get("url") if attachment is not None else None
     if url:
         data["image"] = url
     return data
