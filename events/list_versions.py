@@ -1,19 +1,11 @@
 """What a list's total and rows depend on: the versions of the tables its statement reads (PostgreSQL).
 
-Migration 0007 installs triggers that give each of the calendar's tables a version, bumped by every
-transaction that changes the table when it commits, so that a statement's snapshot sees the
-changed rows and the new version together, or neither. Changes to display columns only (titles,
-excerpts, descriptions, the modification time) bump the table's `:display` version instead, which
-only statements that read one of those columns depend on: an editor's excerpt edit leaves the
-default events list's total as it was, and a search's total is counted again.
-
-A total counted under some versions is therefore exact for every later statement that sees the same
-versions of the tables it reads, whatever else was committed meanwhile; the code that builds a
-statement declares those tables (Reads). A statement that reads a table without a version depends
-on the whole database snapshot instead. The same holds for a list's page rows and for the
-rendering store's rows (migration 0008): a process that remembers them under the versions they
-were read at may answer from memory any request that reads the same versions (`read_state`, one
-small statement), in every process alike.
+Migration 0007's triggers bump a table's version (or its `:display` version, for changes to display
+columns only) in the committing transaction, so a statement's snapshot sees the changed rows and
+the new version together, or neither: a total, page or stored row read under some versions holds
+for every later statement that sees the same versions of the tables it reads (Reads), in every
+process alike (docs/decisions.md, docs/architecture-memories.md). A statement that reads a table
+without a version depends on the whole snapshot instead.
 """
 import json
 from contextlib import contextmanager

@@ -1,15 +1,8 @@
-"""What a process remembers between requests: one mechanism, one key scheme, one rule (docs/architecture-memories.md).
+"""What a process remembers between requests: one mechanism, one rule (docs/architecture-memories.md).
 
-Every value is remembered under a key together with what it is valid for, and recalled only when
-asked with exactly that again: the versions of the tables it was read from (events.list_versions),
-the settings it was worked out under (events.conf.settings_version), a digest of what it proves,
-or ALWAYS where the key alone determines the value (a body under its ETag, a text joined from the
-very rows its key holds). Nothing is ever deleted to invalidate: when what a value came from
-changes, the next caller asks with another `valid_for` and misses, so a value can be forgotten
-early (the bounds) but never served stale, and one process's memory never contradicts another's.
-
-Each memory is made by `memory()`, which registers it by name (MEMORIES): the names are what
-`EVENTS["FORGETFUL_MEMORIES"]` switches off, to measure what each memory buys.
+A value is remembered with what it is valid for and recalled only when asked with exactly that
+again; nothing is deleted to invalidate. Each memory is registered by name (MEMORIES): the names
+are what `EVENTS["FORGETFUL_MEMORIES"]` switches off, to measure what each memory buys.
 """
 import threading
 from collections import OrderedDict

@@ -1,9 +1,5 @@
-"""The API's renderers of the rendered-record store: each kind of row as the serializers write it.
-
-`register_store_renderers()` (called by EventsConfig.ready) gives them to the store, which never
-imports the API. They render against a RenderingRequest: the store's markers stand where a real
-request's values go, and links.marker_values() says what those are for a request being answered.
-"""
+"""The API's renderers of the rendered-record store, given to it by `register_store_renderers()`
+(EventsConfig.ready), and the RenderingRequest they render against (docs/architecture-store.md)."""
 from urllib.parse import urlsplit
 
 from django.contrib.auth.models import AnonymousUser

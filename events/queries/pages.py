@@ -103,15 +103,11 @@ def fetch_page(statement, page, per_page):
 
     Counting an event list is the dearest part of it (an index-only scan of some 74,000 entries,
     about 25 ms, at 100,000 events), and most requests count what the previous one counted. On
-    PostgreSQL, outside a transaction, the total is therefore remembered per list query and per
-    version of the tables the query reads (events.list_versions): a statement that sees the same
-    versions sees the same committed rows of those tables, so a remembered total is exact, in
-    every process, whatever another process wrote; a commit that changed one of those tables
-    gives the next statement a new version, hence a miss. A keyed list's page rows are
-    remembered the same way (_remembered_page): read again under the same versions, a page costs
-    one small statement that reads them. Elsewhere (SQLite, or inside a transaction that may see
-    its own writes) the count rides along with the page rows as an uncorrelated subquery of the
-    same statement.
+    PostgreSQL, outside a transaction, the total is therefore remembered per list query under the
+    versions of the tables it reads (events.list_versions), and so are a keyed list's page rows
+    (_remembered_page): read again under the same versions, a page costs one small statement that
+    reads them. Elsewhere (SQLite, or inside a transaction that may see its own writes) the count
+    rides along with the page rows as an uncorrelated subquery of the same statement.
     """
     offset = (page - 1) * per_page
     if offset > MAX_RECORD_ID:  # the databases refuse offsets past the 64-bit range
@@ -123,23 +119,21 @@ def fetch_page(statement, page, per_page):
     # are the same for every request of a list, so they do not blur the key).
     if statement.plain_columns:
         sql, params = statement.compiled("page", lambda queryset: _compiled(_with_state(queryset)))
-        if sql is None:
-            return Page(rows=[], page=page, per_page=per_page, total=0)
-        key = repr((sql, params))
-        rows, state = _remembered_page(statement, connection, key, offset, per_page)
-        if rows is None:
-            rows = _column_rows(connection, sql, params, offset, per_page)
-            state = rows[0]["listed_state"] if rows else None
-            if rows and statement.key is not None:
-                remembered_pages.remember((key, offset, per_page), versions_of(statement, state), rows)
     else:
         listed = _with_state(statement.queryset)
         sql, params = _compiled(listed)
-        if sql is None:
-            return Page(rows=[], page=page, per_page=per_page, total=0)
-        key = repr((sql, params))
-        rows = list(listed[offset : offset + per_page])
-        state = rows[0].listed_state if rows else None
+    if sql is None:
+        return Page(rows=[], page=page, per_page=per_page, total=0)
+    key = repr((sql, params))
+    rows, state = _remembered_page(statement, connection, key, offset, per_page)
+    if rows is None:
+        if statement.plain_columns:
+            rows = _column_rows(connection, sql, params, offset, per_page)
+        else:
+            rows = list(listed[offset : offset + per_page])
+        state = _field(rows[0], "listed_state") if rows else None
+        if rows and statement.key is not None:
+            remembered_pages.remember((key, offset, per_page), versions_of(statement, state), rows)
     versions = versions_of(statement, state) if state is not None else None
     total = remembered_totals.recall(key, versions) if versions is not None else None
     if total is None:
@@ -166,10 +160,8 @@ def _remembered_page(statement, connection, key, offset, per_page):
     Only lists with a key (ListStatement) are remembered: a list whose statement reads the clock
     is never asked for twice. The rows are shared between requests and threads: read-only.
     """
-    if statement.key is None:
-        return None, None
-    if not remembered_pages.holds((key, offset, per_page)):
-        return None, None  # never read here: no need to read the versions
+    if statement.key is None or not remembered_pages.holds((key, offset, per_page)):
+        return None, None  # never remembered here: no need to read the versions
     state = list_versions.read_state(connection)
     rows = remembered_pages.recall((key, offset, per_page), versions_of(statement, state))
     return (rows, state) if rows is not None else (None, None)

@@ -2,6 +2,7 @@
 values (MarkerValues) spliced in where the stored texts hold markers."""
 import json
 import re
+from dataclasses import dataclass
 from typing import NamedTuple
 
 from django.db import DEFAULT_DB_ALIAS, connections
@@ -314,20 +315,18 @@ class Assembler:
         self._texts[key] = _text_inserted_at(text, text.find(f',"{before}":'), f'"json_ld":{json_ld}')
 
 
+@dataclass(slots=True)
 class RecordFacts:
     """The columns of an event, venue or organizer the read rules look at (roles, password), without
     a model instance: from a page or single-read query, or from a stored record."""
 
     COLUMNS = ("pk", "status", "author_id", "password", "status_before_trash")
-    __slots__ = ("KIND", *COLUMNS)
-
-    def __init__(self, kind, pk=None, status=None, author_id=None, password="", status_before_trash=""):
-        self.KIND = kind
-        self.pk = pk
-        self.status = status
-        self.author_id = author_id
-        self.password = password
-        self.status_before_trash = status_before_trash
+    KIND: str
+    pk: int = None
+    status: str = None
+    author_id: int = None
+    password: str = ""
+    status_before_trash: str = ""
 
     @classmethod
     def of_event(cls, row):
