@@ -16,18 +16,11 @@ from functools import cached_property
 from django.db import connections, router
 
 
-VERSIONED_TABLES = (
-    "events_event",
-    "events_event_terms",
-    "events_eventorganizer",
-    "events_venue",
-    "events_organizer",
-    "events_term",
-    "events_attachment",
-    # Migration 0008.
-    "events_renderedrecord",
-)
 RENDERED_TABLE = "events_renderedrecord"
+VERSIONED_TABLES = (
+    "events_event", "events_event_terms", "events_eventorganizer", "events_venue", "events_organizer", "events_term",
+    "events_attachment", RENDERED_TABLE,  # the last one since migration 0008
+)
 DISPLAY = ":display"
 # What the page and count statements read beside their rows: the snapshot, and the versions
 # (the snapshot is the key of statements that read an unversioned table).

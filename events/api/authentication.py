@@ -127,7 +127,7 @@ class _ApplicationPasswordsStatement:
         return password
 
 
-# Database → its _ApplicationPasswordsStatement, under the settings it was compiled with (the user model).
+# What each memory holds, under what key and why it cannot answer stale: docs/architecture-memories.md.
 _statements = memory("application-passwords-statement", max_entries=4)
 
 

@@ -28,7 +28,7 @@ from .routes import ROUTES, USER_ROUTES
 
 OVERRIDABLE = {"PUT", "PATCH", "DELETE", "GET", "POST"}
 CORS_ALLOW_HEADERS = "Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type"
-# Route → the methods an anonymous caller may use, under the settings they were worked out with.
+# What each memory holds, under what key and why it cannot answer stale: docs/architecture-memories.md.
 _anonymous_allowed = memory("anonymous-allowed-methods", max_entries=64)
 
 
@@ -111,13 +111,10 @@ def _answered(request, route_path, original_method):
     if hasattr(response, "render"):
         response.render()
     if original_method in ("GET", "HEAD"):
-        conditional.add_validators(request, response, _signed_in(request))
+        caller = api_context(request).caller
+        signed_in = bool(caller is not None and caller.is_authenticated) or "HTTP_AUTHORIZATION" in request.META
+        conditional.add_validators(request, response, signed_in)
     return response
-
-
-def _signed_in(request):
-    user = api_context(request).caller
-    return bool(user is not None and user.is_authenticated) or "HTTP_AUTHORIZATION" in request.META
 
 
 def _dispatch(request, route_path):
@@ -226,26 +223,21 @@ def _methods_allowed_to(request, route, user):
 
 def _apply_global_params(request, response):
     """`_fields` (keep these top-level keys) and `_envelope` (always 200, status in the body)."""
-    query = request.GET
-    data = response.data
-    fields = query.get("_fields")
-    if isinstance(data, JSONText) and (fields or "_envelope" in query):
+    data, fields, envelope = response.data, request.GET.get("_fields"), "_envelope" in request.GET
+    if isinstance(data, JSONText) and (fields or envelope):
         data = json.loads(data)
-    changed = False
-    if fields and isinstance(data, dict) and response.status_code < 400:
+    selected = fields and isinstance(data, dict) and response.status_code < 400
+    if not (selected or envelope):
+        return response
+    if selected:
         wanted = [name.strip() for name in fields.split(",") if name.strip()]
         data = {key: value for key, value in data.items() if key in wanted}
-        changed = True
-    if "_envelope" in query:
-        headers = {key: value for key, value in response.items() if key.lower() not in ("content-type", "content-length")}
+    headers = {key: value for key, value in response.items() if key.lower() not in ("content-type", "content-length")}
+    if envelope:
         data = {"body": data, "status": response.status_code, "headers": headers}
-        changed = True
-    if not changed:
-        return response
-    rebuilt = render(Response(data, status=200 if "_envelope" in query else response.status_code))
-    for key, value in response.items():
-        if key.lower() not in ("content-type", "content-length"):
-            rebuilt[key] = value
+    rebuilt = render(Response(data, status=200 if envelope else response.status_code))
+    for key, value in headers.items():
+        rebuilt[key] = value
     rebuilt.render()
     return rebuilt
 

@@ -11,8 +11,7 @@ from .links import marker_values, with_query
 from .renderers import JSONText
 
 
-# List bodies by what they are made of (remembered_list), under the versions of what their rows were
-# read from: 256 pages, 16 MB at most (a list of fifty events is 224 kB).
+# What each memory holds, under what key and why it cannot answer stale: docs/architecture-memories.md.
 remembered_bodies = memory("list-bodies", max_entries=256, max_bytes=16 * 1024 * 1024)
 
 

@@ -43,9 +43,7 @@ UNCACHED_PARAMS = ("_fields", "_envelope", "_jsonp")
 UNSTORED_HEADERS = {"content-length"}
 # Part of every entry's key: entries an older release stored in another shape are never read.
 ENTRY_FORMAT = 3
-# (entry key, ETag) → body: the bodies this process read or stored lately. An ETag is a digest of
-# the body, so a body kept under one can never be another's; a hit then reads only the small part
-# of its entry from the cache (a list of fifty is a 224 kB body, a single event 5 kB).
+# What each memory holds, under what key and why it cannot answer stale: docs/architecture-memories.md.
 _bodies = memory("read-cache-bodies", max_entries=4096, max_bytes=32 * 1024 * 1024)
 
 

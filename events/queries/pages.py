@@ -46,16 +46,12 @@ class ListStatement:
     """A list's query, built from the ORM only when this process has not compiled it already.
 
     Building a filtered queryset and compiling it costs more than a stored page's statements and
-    joins (about 0.9 ms of an events page, against 0.2 ms for the database to answer). The
+    joins (about 0.9 ms of an events page, against 0.2 ms for the database to answer), and the
     statements depend only on the `key` a view gives (everything its queryset is built from: the
     filter values, the caller's visibility condition, the ordering), the database and the
-    language; so a process compiles each list once and keeps its statements (`compiled_statements`,
-    under the settings they were compiled with). `build` then returns a values() queryset of plain
-    columns, whose rows are read without the ORM. A view with no such key gives none, and its
-    queryset is compiled every time.
-
-    `reads` (a list_versions.Reads) declares what the statement reads: its total and rows are
-    remembered under the versions of those tables.
+    language. `build` returns a values() queryset of plain columns, whose rows are read without
+    the ORM; a view with no key gives None, and its queryset is compiled every time. `reads` (a
+    list_versions.Reads) declares what the statement reads.
     """
 
     def __init__(self, model, key, build, *, reads, plain_columns=True):
@@ -212,12 +208,9 @@ def _field(row, name):
     return row[name] if isinstance(row, dict) else getattr(row, name)
 
 
-# List totals by list query, under the versions of the tables it reads: the 512 most recently counted.
+# What each memory holds, under what key and why it cannot answer stale: docs/architecture-memories.md.
 remembered_totals = memory("list-totals", max_entries=512)
-# Page rows by list query, offset and size, under the same versions: the 512 most recently read pages.
 remembered_pages = memory("list-pages", max_entries=512)
-# The compiled statements of the 512 most recently read list keys (ListStatement), under the
-# settings they were compiled with (the time zone mode, the geolocation radius, … shape them).
 compiled_statements = memory("list-statements", max_entries=512)
 # A few locks shared by all lists (by the hash of the list's key) rather than one per list, so
 # that their number stays bounded; two lists that share one only count one after the other.

@@ -22,14 +22,9 @@ from .writes import keep_if_absent
 # A list of term references: its terms are joined in name order (the name of the language).
 _TERM_LIST_TEXT = re.compile(r'\[("\\u0000term:\d+"(?:,"\\u0000term:\d+")*)\]')
 
-# (row kind, record ID, language, epoch) → (body, sort name): the rows this process read recently,
-# under the version of the rendering store they were read under (PostgreSQL; list_versions).
-# Events are the largest rows, a few kB each; 16 MB of bodies at most.
+# What each memory holds, under what key and why it cannot answer stale: docs/architecture-memories.md.
 _stored_rows = memory("stored-rows", max_entries=4096, max_bytes=16 * 1024 * 1024, size=lambda row: len(row[0]))
-# (database, event ID) → RecordFacts, under the version of the events table: what a single read checks.
 _event_facts = memory("event-facts", max_entries=4096)
-# (event ID, language, epoch, splicer key) → text, under the version of the rendering store: an
-# event's single read as anonymous callers get it, a function of stored rows and the splicer's values alone.
 _anonymous_single_texts = memory("anonymous-single-reads", max_entries=1024)
 
 

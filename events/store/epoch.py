@@ -31,7 +31,7 @@ def current_epoch():
     return epoch
 
 
-# The epoch, under the settings it was worked out from.
+# What each memory holds, under what key and why it cannot answer stale: docs/architecture-memories.md.
 _epochs = memory("store-epoch", max_entries=1)
 
 

@@ -98,16 +98,17 @@ def keep_if_absent(kind, ids, language, using=DEFAULT_DB_ALIAS):
     rows = rendered_rows(kind, ids, using, lock=False, only_language=language)
     if rows:
         # Rows of an older epoch are in the way (a writer's rows always have the current one).
-        for id_slice in _slices(sorted(ids)):
-            RenderedRecord.objects.using(using).filter(
-                kind__in=ROW_KINDS[kind], record_id__in=id_slice, language=language
-            ).exclude(epoch=current_epoch()).delete()
+        _delete_rows(kind, ids, using, language)
         RenderedRecord.objects.using(using).bulk_create(rows, batch_size=SLICE, ignore_conflicts=True)
 
 
-def _delete_rows(kind, ids, using):
+def _delete_rows(kind, ids, using, language=None):
+    """Every row of these records or, with `language`, their rows in it of another epoch."""
     for id_slice in _slices(sorted(ids)):
-        RenderedRecord.objects.using(using).filter(kind__in=ROW_KINDS[kind], record_id__in=id_slice).delete()
+        rows = RenderedRecord.objects.using(using).filter(kind__in=ROW_KINDS[kind], record_id__in=id_slice)
+        if language is not None:
+            rows = rows.filter(language=language).exclude(epoch=current_epoch())
+        rows.delete()
 
 
 def _slices(items, size=SLICE):
@@ -121,9 +122,7 @@ _pending = threading.local()
 
 
 def _pending_for(using):
-    if not hasattr(_pending, "kinds"):
-        _pending.kinds = {}
-    return _pending.kinds.setdefault(using, {})
+    return _pending.__dict__.setdefault("kinds", {}).setdefault(using, {})
 
 
 def mark_stale(kind, ids, using=DEFAULT_DB_ALIAS):
