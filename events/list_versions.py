@@ -30,12 +30,8 @@ STATE_SQL = "pg_current_snapshot()::text || ' ' || coalesce((SELECT versions::te
 @dataclass(frozen=True)
 class Reads:
     """What a statement reads, as the code that builds it declares: its tables, and whether it reads
-    a display column (migration 0007's DISPLAY_COLUMNS) of any of them.
-
-    A test parses the SQL of every list statement the suite builds and fails when it reads a table
-    (or a display column) its declaration leaves out (tests/statement_reads.py): a remembered total
-    would otherwise outlive a change to what it counted.
-    """
+    a display column (migration 0007's DISPLAY_COLUMNS) of any of them. tests/statement_reads.py
+    checks every list statement the suite builds against its declaration."""
 
     tables: frozenset = frozenset()
     display: bool = False

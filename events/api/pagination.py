@@ -32,14 +32,12 @@ def page_links(base_url, filters, page):
 
 
 def list_response(key, records, page, links):
-    """The list envelope (`{key: [...], rest_url, next/previous, total, total_pages}`) and headers.
+    """The list envelope (`{key: [...], **page_links(), total, total_pages}`) and headers.
 
     `records` are dicts, or JSON texts (the events list joins stored renderings): the envelope is
     then written around them.
     """
-    tail = {name: links[name] for name in ("rest_url", "next_rest_url", "previous_rest_url") if name in links}
-    tail["total"] = page.total
-    tail["total_pages"] = page.total_pages
+    tail = {**links, "total": page.total, "total_pages": page.total_pages}
     if records and isinstance(records[0], str):
         return list_answer(JSONText(f"{{{to_json(key)}:[{','.join(records)}],{to_json(tail)[1:]}"), page)
     return list_answer({key: records, **tail}, page)

@@ -161,7 +161,7 @@ class Assembler:
         self._found([row[4:] for row in found if row[4] is not None])
         wanted = [(EVENT, event_id), (EVENT_LD, event_id)]
         if connection.vendor == "postgresql":
-            wanted += [*self.references_of(event_id), *self.single_keys(event_id)]
+            wanted += self.single_keys(event_id)
         self._absent_unless_found(wanted)
         status, author_id, password, status_before_trash = found[0][:4]
         facts = RecordFacts(PostKind.EVENT, event_id, status, author_id, password, status_before_trash)
@@ -174,7 +174,7 @@ class Assembler:
         """Whether memory holds every row a single read of the event needs (now in self.rows)."""
         if self._recalled([(EVENT, event_id), (EVENT_LD, event_id)]):
             return False
-        return not self._recalled([*self.references_of(event_id), *self.single_keys(event_id)])
+        return not self._recalled(self.single_keys(event_id))
 
     def _sql_params(self):
         return {"language": self.language, "epoch": current_epoch()}
@@ -268,7 +268,7 @@ class Assembler:
             text = self._anonymous_text(event_id)
             if text is not None:
                 return text
-        self.fetch([*self.references_of(event_id), *self.single_keys(event_id)])
+        self.fetch(self.single_keys(event_id))
         venue_refs = self._references_of(event_id, VENUE)
         organizer_refs = self._references_of(event_id, ORGANIZER)
         for ref in venue_refs:
@@ -288,9 +288,10 @@ class Assembler:
         return text
 
     def single_keys(self, event_id):
-        """The JSON-LD rows a single read needs beyond the list record's."""
-        linked = [(f"{kind}_ld", ref) for kind, ref in self.references_of(event_id) if kind in (VENUE, ORGANIZER)]
-        return [(EVENT_LD, event_id), *linked]
+        """The rows a single read needs beyond the event's: those it refers to, and the JSON-LD rows."""
+        references = self.references_of(event_id)
+        linked_ld = [(f"{kind}_ld", ref) for kind, ref in references if kind in (VENUE, ORGANIZER)]
+        return [*references, (EVENT_LD, event_id), *linked_ld]
 
     def _references_of(self, event_id, kind):
         return [record_id for ref_kind, record_id in self.references_of(event_id) if ref_kind == kind]
@@ -299,13 +300,12 @@ class Assembler:
         """A linked record's text in this read gets its `json_ld` (before the key `before`), unless
         it is blanked (password-protected: its name key holds []) or `user` may not read it."""
         key = (kind, record_id)
-        data = json.loads(self.fragment_text(key))
-        if isinstance(data.get(kind), list):
-            return
-        if not roles.can_read(user, RecordFacts.of_stored(RECORD_KINDS[kind], data)):
+        text = self.fragment_text(key)
+        data = json.loads(text)
+        blanked = isinstance(data.get(kind), list)
+        if blanked or not roles.can_read(user, RecordFacts.of_stored(RECORD_KINDS[kind], data)):
             return
         json_ld = self.fragment_text((f"{kind}_ld", record_id))
-        text = self.fragment_text(key)
         # Never the first key: the record starts with its `id`.
         self._texts[key] = _text_inserted_at(text, text.find(f',"{before}":'), f'"json_ld":{json_ld}')
 

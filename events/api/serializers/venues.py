@@ -94,9 +94,6 @@ class LinkedRecordSerializer(serializers.BaseSerializer):
             "image": image_record(record.image, request) if record.image_id is not None else False,
         }
 
-    def json_ld(self, record, request):
-        raise NotImplementedError
-
     def with_json_ld(self, record, data):
         """§1.3: only when asked for and the caller may view the record (readable, not blanked)."""
         context = self.context
