@@ -72,8 +72,8 @@ def check_if_match(request, route_path, dispatch):
         return
     probe = request_copy(request)
     probe.method = "GET"
-    probe.META = {key: value for key, value in request.META.items() if key not in ("HTTP_IF_MATCH", "CONTENT_TYPE", "CONTENT_LENGTH")}
-    probe.META["REQUEST_METHOD"] = "GET"
+    unsent = ("HTTP_IF_MATCH", "CONTENT_TYPE", "CONTENT_LENGTH")
+    probe.META = {**{key: value for key, value in request.META.items() if key not in unsent}, "REQUEST_METHOD": "GET"}
     current = dispatch(probe, route_path)
     if current.status_code != 200:
         return

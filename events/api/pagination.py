@@ -51,16 +51,9 @@ def list_answer(body, page):
 
 
 def remembered_list(request, statement, page, echoed, build):
-    """The list's answer, `build()` (a list_answer), its body remembered by this process.
-
-    Its key is everything the body is made of besides the page's rows and total and the stored
-    records they show: the list's ListStatement key, the page and its size, the filters its links
-    `echoed` and what the stored records' markers stand for in the request (links.marker_values). A
-    page showing a password-protected record is never remembered (it is blanked or not per request).
-    The body is remembered under the versions the page was read under (Page.versions) and the
-    rendering store's version then, so it is recalled only while neither changed, as the rows it is
-    made of are.
-    """
+    """The list's answer, `build()` (a list_answer), its body remembered by this process under
+    everything it is made of (the `list-bodies` row of docs/architecture-memories.md). A page
+    showing a password-protected record is never remembered (it is blanked or not per request)."""
     if page.versions is None or any(row.get("password") for row in page.rows):
         return build()
     key = (statement.key, page.page, page.per_page, repr(echoed), marker_values(request))

@@ -46,13 +46,9 @@ class Unresolved(Exception):
 
 
 class Assembler:
-    """Builds event records from stored rows for one request and language.
-
-    `state` is what the request's page was read under (Page.state, which only PostgreSQL outside a
-    transaction has): stored rows this process remembers under the same version of the store are
-    taken from memory rather than read again. A transaction may see its own uncommitted writes,
-    which no version stands for yet, so it always reads.
-    """
+    """Builds records from stored rows for one request and language; with the `state` its page was
+    read under (Page.state: PostgreSQL outside a transaction), rows this process remembers under the
+    same version of the store are taken from memory rather than read again."""
 
     def __init__(self, marker_values, language, state=None):
         self.marker_values = marker_values
@@ -94,9 +90,10 @@ class Assembler:
                 missing.append(key)
         return missing
 
-    def _keep(self, found):
+    def _keep(self, rows):
         """Rows just read: this request's, and memory's under the version the request saw (they
         were read after it, so they are at least that new: never older than what they stand for)."""
+        found = {(kind, record_id): (body, sort_name) for kind, record_id, body, sort_name in rows}
         self.rows.update(found)
         if self.store_version is not None:
             epoch = current_epoch()
@@ -115,8 +112,8 @@ class Assembler:
         table = connection.ops.quote_name(RenderedRecord._meta.db_table)
         sql = stored_with_linked_sql(table, f"kind = '{EVENT}' AND record_id = ANY(%(ids)s::bigint[])", json_ld=False)
         with connection.cursor() as cursor:
-            cursor.execute(sql, {**self._sql_params(), "ids": list(event_ids)})
-            self._found(cursor.fetchall())
+            cursor.execute(sql, {"language": self.language, "epoch": current_epoch(), "ids": list(event_ids)})
+            self._keep(cursor.fetchall())
         self._absent_unless_found([*keys, *(key for pk in event_ids for key in self.references_of(pk))])
 
     def _fetch_with_references(self, event_ids):
@@ -154,11 +151,11 @@ class Assembler:
             f"FROM {events} e LEFT JOIN ({stored}) r ON true WHERE e.id = %(id)s"
         )
         with connection.cursor() as cursor:
-            cursor.execute(sql, {**self._sql_params(), "id": event_id})
+            cursor.execute(sql, {"language": self.language, "epoch": current_epoch(), "id": event_id})
             found = cursor.fetchall()
         if not found:
             return None
-        self._found([row[4:] for row in found if row[4] is not None])
+        self._keep([row[4:] for row in found if row[4] is not None])
         wanted = [(EVENT, event_id), (EVENT_LD, event_id)]
         if connection.vendor == "postgresql":
             wanted += self.single_keys(event_id)
@@ -172,15 +169,7 @@ class Assembler:
 
     def _recalled_single(self, event_id):
         """Whether memory holds every row a single read of the event needs (now in self.rows)."""
-        if self._recalled([(EVENT, event_id), (EVENT_LD, event_id)]):
-            return False
-        return not self._recalled(self.single_keys(event_id))
-
-    def _sql_params(self):
-        return {"language": self.language, "epoch": current_epoch()}
-
-    def _found(self, rows):
-        self._keep({(kind, record_id): (body, sort_name) for kind, record_id, body, sort_name in rows})
+        return not self._recalled([(EVENT, event_id)]) and not self._recalled(self.single_keys(event_id))
 
     def _absent_unless_found(self, keys):
         self.absent.update(key for key in keys if key not in self.rows)

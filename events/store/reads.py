@@ -11,10 +11,10 @@ from .rows import ORGANIZER, VENUE
 
 
 def fetch_rows(keys, language):
-    """{(row kind, record ID): (body, sort name)} of the current epoch, in one query."""
+    """[(row kind, record ID, body, sort name)] of the current epoch, in one query."""
     wanted = sorted({(kind, int(record_id)) for kind, record_id in keys})
     if not wanted:
-        return {}
+        return []
     connection = connections[DEFAULT_DB_ALIAS]
     table = connection.ops.quote_name(RenderedRecord._meta.db_table)
     if connection.vendor == "postgresql":
@@ -32,7 +32,7 @@ def fetch_rows(keys, language):
     )
     with connection.cursor() as cursor:
         cursor.execute(sql, [*params, language, current_epoch()])
-        return {(kind, record_id): (body, sort_name) for kind, record_id, body, sort_name in cursor.fetchall()}
+        return cursor.fetchall()
 
 
 def stored_with_linked_sql(table, own_condition, json_ld):

@@ -28,22 +28,17 @@ def register_rendering_request(make_request):
 
 def rendered_texts(kind, records, language):
     """{(row kind, record ID): (JSON text, sort name)} of these records of source `kind` in `language`."""
-    renderers = _renderers_of(kind)
+    if _rendering_request is None or any(row_kind not in _renderers for row_kind in ROW_KINDS[kind]):
+        raise LookupError(f"No renderer registered for {kind!r} rows: EventsConfig.ready() registers them.")
     request = _rendering_request()
     rows = {}
     with translation.override(language):
         for record in records:
-            for row_kind, (render, sort_name) in renderers:
+            for row_kind in ROW_KINDS[kind]:
+                render, sort_name = _renderers[row_kind]
                 try:
                     data = render(record, request)
                 except NotRenderable:
                     break
                 rows[(row_kind, record.pk)] = data, sort_name(record) if sort_name else ""
     return {key: (to_json(data), name) for key, (data, name) in rows.items()}
-
-
-def _renderers_of(kind):
-    missing = [row_kind for row_kind in ROW_KINDS[kind] if row_kind not in _renderers]
-    if missing or _rendering_request is None:
-        raise LookupError(f"No renderer registered for {kind!r} rows: EventsConfig.ready() registers them.")
-    return [(row_kind, _renderers[row_kind]) for row_kind in ROW_KINDS[kind]]

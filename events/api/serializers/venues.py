@@ -50,11 +50,8 @@ def show_flag(value):
 
 
 def is_blanked(record, context):
-    """§1.4: a protected record embedded in an event is always blanked; elsewhere unless unlocked.
-
-    `blank` forces the protected look; otherwise the record is unlocked by its `password`, or by
-    `edit_context` when the caller may edit it.
-    """
+    """§1.4: a protected record embedded in an event (or asked `blank`) is always blanked; elsewhere
+    unless unlocked by its `password`, or by `edit_context` when the caller may edit it."""
     if not record.password:
         return False
     if context.get("embedded") or context.get("blank"):
@@ -107,7 +104,6 @@ class LinkedRecordSerializer(serializers.BaseSerializer):
         gid = global_id(request, record.pk)
         data["global_id"] = gid
         data["global_id_lineage"] = [gid]
-        return data
 
     def blank_if_protected(self, record, data):
         if not is_blanked(record, self.context):
