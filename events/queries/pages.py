@@ -1,9 +1,5 @@
-"""One page of a list and the list's total, in as few statements as the database allows.
-
-What a process remembers of its lists lives here too (events.memory): their compiled statements,
-under the settings they were compiled with, and their totals and page rows, under the versions of
-the tables their statement declares it reads (events.list_versions).
-"""
+"""One page of a list and the list's total, in as few statements as the database allows, and what
+a process remembers of its lists (their statements, totals and page rows)."""
 import math
 import threading
 from dataclasses import dataclass
