@@ -1,4 +1,4 @@
-"""Parameters of the venue and organizer routes (venues-organizers.md §2-§6), one declaration per kind and action.
+"""Parameters of the venue and organizer routes (venues-organizers.md §2-§6), declared once for both kinds.
 
 The create declarations also validate the venue/organizer objects nested in event writes
 (`nested_linked_fields`).
@@ -38,7 +38,6 @@ WRITE_FIELDS = {
 
 def _column_length(model, name):
     return model._meta.get_field(name).max_length
-
 
 
 # --- the record behind a path ID or slug ----------------------------------------------------------
@@ -150,28 +149,6 @@ class LinkedParams(Params):
     kind = None
 
 
-class LinkedWriteParams(LinkedParams):
-    """Write parameters of venues and organizers (a NUL anywhere is refused for every route, in
-    Params.validate_request)."""
-
-
-# --- declarations shared by both kinds ----------------------------------------------------------
-
-
-def _id_param(help_text):
-    return RawParam(validator=existing_kind_id, wp_type="integer", required=True, help_text=help_text)
-
-
-def _slug_param(help_text):
-    return RawParam(validator=kind_id_for_slug, wp_type="string", required=True, help_text=help_text)
-
-
-def _password_param():
-    return StringParam(
-        non_empty=True, help_text=_("The password of a password-protected record, to read it unblanked.")
-    )
-
-
 def _text(model, column, help_text):
     """A stored text field: empty allowed (it clears the field), declared with a `null` default."""
     return StringParam(max_length=_column_length(model, column), default=None, help_text=help_text)
@@ -206,7 +183,7 @@ class ListParamsBase(LinkedParams):
 # --- venues -------------------------------------------------------------------------------------
 
 
-class VenueFields(LinkedWriteParams):
+class VenueFields(LinkedParams):
     """Every venue field of §4.1, none required (the update declarations)."""
 
     kind = PostKind.VENUE
@@ -253,54 +230,10 @@ class VenueParams(VenueFields):
     )
 
 
-class VenueUpdateParams(VenueFields):
-    """`POST|PUT|PATCH /venues/{id}`."""
-
-    id = _id_param(_("The venue ID."))
-
-    def get_fields(self):
-        return _path_first(super().get_fields(), "id")
-
-
-class VenueSlugUpdateParams(VenueFields):
-    """`POST|PUT|PATCH /venues/by-slug/{slug}`: the validated `slug` is the venue ID."""
-
-    slug = _slug_param(_("The venue slug."))
-
-    def get_fields(self):
-        return _path_first(super().get_fields(), "slug")
-
-
-class VenueReadParams(LinkedParams):
-    kind = PostKind.VENUE
-    id = _id_param(_("The venue ID."))
-    password = _password_param()
-
-
-class VenueSlugReadParams(LinkedParams):
-    kind = PostKind.VENUE
-    slug = _slug_param(_("The venue slug."))
-    password = _password_param()
-
-
-class VenueIdParams(LinkedParams):
-    kind = PostKind.VENUE
-    id = _id_param(_("The venue ID."))
-
-
-class VenueSlugParams(LinkedParams):
-    kind = PostKind.VENUE
-    slug = _slug_param(_("The venue slug."))
-
-
-class VenueListParams(ListParamsBase):
-    kind = PostKind.VENUE
-
-
 # --- organizers ---------------------------------------------------------------------------------
 
 
-class OrganizerFields(LinkedWriteParams):
+class OrganizerFields(LinkedParams):
     """Every organizer field of §4.2, none required (the update declarations)."""
 
     kind = PostKind.ORGANIZER
@@ -336,55 +269,42 @@ class OrganizerParams(OrganizerFields):
     )
 
 
-class OrganizerUpdateParams(OrganizerFields):
-    """`POST|PUT|PATCH /organizers/{id}`."""
-
-    id = _id_param(_("The organizer ID."))
-
-    def get_fields(self):
-        return _path_first(super().get_fields(), "id")
+# --- the routes of both kinds -------------------------------------------------------------------
 
 
-class OrganizerSlugUpdateParams(OrganizerFields):
-    """`POST|PUT|PATCH /organizers/by-slug/{slug}`: the validated `slug` is the organizer ID."""
+def route_params(fields, create, id_help, slug_help):
+    """The Params class of each action of one kind's routes, `fields` being its update declaration.
 
-    slug = _slug_param(_("The organizer slug."))
+    The path variable leads the arguments, as WordPress lists them: a base class's fields come first.
+    """
+    kind, prefix = fields.kind, fields.__name__.removesuffix("Fields")
 
-    def get_fields(self):
-        return _path_first(super().get_fields(), "slug")
+    def declare(name, bases, /, **declared):
+        return type(f"{prefix}{name}", bases, {"kind": kind, **declared})
 
-
-class OrganizerReadParams(LinkedParams):
-    kind = PostKind.ORGANIZER
-    id = _id_param(_("The organizer ID."))
-    password = _password_param()
-
-
-class OrganizerSlugReadParams(LinkedParams):
-    kind = PostKind.ORGANIZER
-    slug = _slug_param(_("The organizer slug."))
-    password = _password_param()
-
-
-class OrganizerIdParams(LinkedParams):
-    kind = PostKind.ORGANIZER
-    id = _id_param(_("The organizer ID."))
-
-
-class OrganizerSlugParams(LinkedParams):
-    kind = PostKind.ORGANIZER
-    slug = _slug_param(_("The organizer slug."))
+    by_id = declare("IdParams", (LinkedParams,), id=RawParam(
+        validator=existing_kind_id, wp_type="integer", required=True, help_text=id_help
+    ))
+    by_slug = declare("SlugParams", (LinkedParams,), slug=RawParam(
+        validator=kind_id_for_slug, wp_type="string", required=True, help_text=slug_help
+    ))
+    password = _("The password of a password-protected record, to read it unblanked.")
+    return {
+        "list": declare("ListParams", (ListParamsBase,)),
+        "create": create,
+        "retrieve": declare("ReadParams", (by_id,), password=StringParam(non_empty=True, help_text=password)),
+        "update": declare("UpdateParams", (by_id, fields)),
+        "destroy": by_id,
+        "retrieve_by_slug": declare("SlugReadParams", (by_slug,), password=StringParam(non_empty=True, help_text=password)),
+        "update_by_slug": declare("SlugUpdateParams", (by_slug, fields)),
+        "destroy_by_slug": by_slug,
+    }
 
 
-class OrganizerListParams(ListParamsBase):
-    kind = PostKind.ORGANIZER
-
-
-def _path_first(fields, name):
-    """The path variable leads the update arguments, as WordPress lists it."""
-    ordered = {name: fields.pop(name)}
-    ordered.update(fields)
-    return ordered
+ROUTE_PARAMS = {
+    PostKind.VENUE: route_params(VenueFields, VenueParams, _("The venue ID."), _("The venue slug.")),
+    PostKind.ORGANIZER: route_params(OrganizerFields, OrganizerParams, _("The organizer ID."), _("The organizer slug.")),
+}
 
 
 # --- what a write changes -----------------------------------------------------------------------

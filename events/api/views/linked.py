@@ -27,7 +27,7 @@ class LinkedViewSet(WPViewSet):
     """list, create, retrieve, update and trash, by ID and by slug, of one linked-record kind.
 
     Subclasses name the model, the collection (path segment and list key), the record serializer,
-    the write/trash services and the kind's own error codes.
+    the write/trash services and the kind's own refusals.
     """
 
     model = None
@@ -37,16 +37,12 @@ class LinkedViewSet(WPViewSet):
     trash_record = None
     permission_classes_by_action = {action: [CanEditKind] for action in WRITE_ACTIONS}
 
-    # --- errors named after the kind ------------------------------------------------------------
+    # The kind's own refusals: {name: (code, message with %(id)s, status)}.
+    refusals: dict = {}
 
-    def not_accessible(self, record_id):
-        raise NotImplementedError
-
-    def in_trash(self, record_id):
-        raise NotImplementedError
-
-    def archive_page_not_found(self):
-        raise NotImplementedError
+    def refusal(self, name, record_id=None):
+        code, message, status = self.refusals[name]
+        return errors.ApiError(code, message % {"id": record_id}, status)
 
     # --- plumbing ---------------------------------------------------------------------------------
 
@@ -105,7 +101,7 @@ class LinkedViewSet(WPViewSet):
         statement = ListStatement(self.model, key, page_query, reads=linked_queries.reads(self.model, filters))
         page = fetch_page(statement, params["page"], per_page)
         if page.page > 1 and not page.rows:
-            raise self.archive_page_not_found()
+            raise self.refusal("page_not_found")
         echoed = self.echoed_filters(per_page)
 
         def answer():
@@ -171,7 +167,7 @@ class LinkedViewSet(WPViewSet):
     def single_read(self, record):
         """§3: readable (an editor reads a trashed record too), then the record with `json_ld`."""
         if not roles.can_read(self.request.user, record):
-            raise self.not_accessible(record.pk)
+            raise self.refusal("not_accessible", record.pk)
         return Response(self.serialize(record, json_ld=True, **self.unlock_context()))
 
     # --- writes ---------------------------------------------------------------------------------
@@ -202,7 +198,7 @@ class LinkedViewSet(WPViewSet):
         """§6: permission on this record, then 410 when already trashed; `force` changes nothing."""
         record = self.editable_record()
         if record.status == PostStatus.TRASH:
-            raise self.in_trash(record.pk)
+            raise self.refusal("in_trash", record.pk)
         return self.write_response(self.trash_record(record))
 
     destroy_by_slug = destroy

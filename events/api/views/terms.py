@@ -169,26 +169,14 @@ def hide_empty(value):
 class CategoryViewSet(TermViewSet):
     taxonomy = Taxonomy.CATEGORY
     collection = "categories"
-    params_classes = {
-        "list": term_params.CategoryListParams,
-        "retrieve": term_params.CategoryIdParams,
-        "create": term_params.CategoryCreateParams,
-        "update": term_params.CategoryUpdateParams,
-        "destroy": term_params.CategoryIdParams,
-    }
+    params_classes = term_params.ROUTE_PARAMS[Taxonomy.CATEGORY]
     permission_classes_by_action = {action: [CanManageCategories] for action in ("create", "update", "destroy")}
 
 
 class TagViewSet(TermViewSet):
     taxonomy = Taxonomy.TAG
     collection = "tags"
-    params_classes = {
-        "list": term_params.TagListParams,
-        "retrieve": term_params.TagIdParams,
-        "create": term_params.TagCreateParams,
-        "update": term_params.TagUpdateParams,
-        "destroy": term_params.TagIdParams,
-    }
+    params_classes = term_params.ROUTE_PARAMS[Taxonomy.TAG]
     permission_classes_by_action = {action: [CanManageTags] for action in ("create", "update", "destroy")}
 
     def fetch_page(self, listing, page_number, per_page):
