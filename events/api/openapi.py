@@ -467,43 +467,40 @@ def list_schema(collection):
     }
 
 
+# The operations of a record route: (action, HTTP method, the response codes it documents).
+OPERATIONS = (
+    ("list", "get", ("200", "304", "400", "404")),
+    ("retrieve", "get", ("200", "304", "400", "401", "403", "404")),
+    ("update", "post", ("200", "400", "401", "403", "404", "412")),
+    ("destroy", "delete", ("200", "400", "401", "403", "404", "410", "412", "500")),
+)
+
+
 def path_item(route):
     collection = route.pattern.strip("/").split("/")[0]
-    item = {}
     actions = {action_kind(endpoint.action): endpoint.action for endpoint in route.endpoints}
     if "doc" in actions:
-        item["get"] = {
-            "summary": str(_("The OpenAPI document of this API")),
-            "parameters": operation_parameters(route, "doc"),
-            "responses": {"200": {"description": str(_("The OpenAPI document."))}},
+        return {
+            "get": {
+                "summary": str(_("The OpenAPI document of this API")),
+                "parameters": operation_parameters(route, "doc"),
+                "responses": {"200": {"description": str(_("The OpenAPI document."))}},
+            }
         }
-        return item
     record = _ref(RESOURCES[collection]) if collection in RESOURCES else {"type": "object"}
-    if "list" in actions:
-        item["get"] = {
-            "summary": str(SUMMARIES[(collection, "list")]),
-            "parameters": operation_parameters(route, actions["list"]),
-            "responses": _responses(("200", "304", "400", "404"), list_schema(collection)),
-        }
-    if "retrieve" in actions:
-        item["get"] = {
-            "summary": str(SUMMARIES[(collection, "retrieve")]),
-            "parameters": operation_parameters(route, actions["retrieve"]),
-            "responses": _responses(("200", "304", "400", "401", "403", "404"), record),
-        }
-    if "update" in actions:
-        item["post"] = {
-            "summary": str(SUMMARIES[(collection, "update")]),
-            "parameters": operation_parameters(route, actions["retrieve"]) if "retrieve" in actions else [],
-            "requestBody": request_body(route),
-            "responses": _responses(("200", "400", "401", "403", "404", "412"), record),
-        }
-    if "destroy" in actions:
-        item["delete"] = {
-            "summary": str(SUMMARIES[(collection, "destroy")]),
-            "parameters": operation_parameters(route, actions["destroy"]),
-            "responses": _responses(("200", "400", "401", "403", "404", "410", "412", "500"), record),
-        }
+    item = {}
+    for kind, method, codes in OPERATIONS:
+        if kind not in actions:
+            continue
+        operation = {"summary": str(SUMMARIES[(collection, kind)])}
+        if kind != "update":
+            operation["parameters"] = operation_parameters(route, actions[kind])
+        else:
+            # An update takes the path variables of the read and its fields as a body.
+            operation["parameters"] = operation_parameters(route, actions["retrieve"]) if "retrieve" in actions else []
+            operation["requestBody"] = request_body(route)
+        operation["responses"] = _responses(codes, list_schema(collection) if kind == "list" else record)
+        item[method] = operation
     return item
 
 

@@ -41,14 +41,11 @@ class WPParamMixin:
     def __init__(self, *args, wp_type=None, wp_format=None, wp_items=None, server_checked=None, **kwargs):
         kwargs.setdefault("required", False)
         super().__init__(*args, **kwargs)
-        if server_checked is not None:
-            self.server_checked = server_checked
-        if wp_type is not None:
-            self.wp_type = wp_type
-        if wp_format is not None:
-            self.wp_format = wp_format
-        if wp_items is not None:
-            self.wp_items = wp_items
+        metadata = {"wp_type": wp_type, "wp_format": wp_format, "wp_items": wp_items, "server_checked": server_checked}
+        self.__dict__.update({name: value for name, value in metadata.items() if value is not None})
+
+    def to_representation(self, value):
+        return value
 
     def type_error(self):
         """The typed-parameter failure: "per_page is not of type integer." with a rest_invalid_type detail."""
@@ -109,9 +106,6 @@ class IntegerParam(WPParamMixin, serializers.Field):
             self.refuse()
         return value
 
-    def to_representation(self, value):
-        return value
-
 
 class PositiveIntegerParam(IntegerParam):
     """`page`, `per_page` and IDs: WordPress validates them as positive before the type check."""
@@ -133,9 +127,6 @@ class BooleanParam(WPParamMixin, serializers.Field):
     def to_internal_value(self, data):
         return self.parsed(boolean, data)
 
-    def to_representation(self, value):
-        return value
-
 
 class StringParam(WPParamMixin, serializers.Field):
     """A typed string: JSON numbers, booleans and lists are refused; optionally non-empty."""
@@ -156,9 +147,6 @@ class StringParam(WPParamMixin, serializers.Field):
 
     def enum_in_message(self):
         return self.enum
-
-    def to_representation(self, value):
-        return value
 
 
 class LanguageParam(StringParam):
@@ -187,9 +175,6 @@ class RawParam(WPParamMixin, serializers.Field):
             return self.validator(self, data)
         return data
 
-    def to_representation(self, value):
-        return value
-
 
 class DateParam(WPParamMixin, serializers.Field):
     """A date accepted by PHP strtotime; keeps what was written, which whole-day widening needs."""
@@ -207,9 +192,6 @@ class DateParam(WPParamMixin, serializers.Field):
             self.type_error()
         return self.parsed(date, data)
 
-    def to_representation(self, value):
-        return value
-
 
 class ListParam(WPParamMixin, serializers.Field):
     """A list given as a JSON/bracket list or a CSV string; `item_validator` checks the whole list."""
@@ -224,9 +206,6 @@ class ListParam(WPParamMixin, serializers.Field):
         if self.item_validator is not None:
             return self.item_validator(self, found)
         return found
-
-    def to_representation(self, value):
-        return value
 
 
 # (Params class, language parameter name) → its fields as get_fields() declares them.

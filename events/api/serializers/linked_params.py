@@ -288,14 +288,18 @@ def route_params(fields, create, id_help, slug_help):
     by_slug = declare("SlugParams", (LinkedParams,), slug=RawParam(
         validator=kind_id_for_slug, wp_type="string", required=True, help_text=slug_help
     ))
-    password = _("The password of a password-protected record, to read it unblanked.")
+
+    def with_password(name, base):
+        password = _("The password of a password-protected record, to read it unblanked.")
+        return declare(name, (base,), password=StringParam(non_empty=True, help_text=password))
+
     return {
         "list": declare("ListParams", (ListParamsBase,)),
         "create": create,
-        "retrieve": declare("ReadParams", (by_id,), password=StringParam(non_empty=True, help_text=password)),
+        "retrieve": with_password("ReadParams", by_id),
         "update": declare("UpdateParams", (by_id, fields)),
         "destroy": by_id,
-        "retrieve_by_slug": declare("SlugReadParams", (by_slug,), password=StringParam(non_empty=True, help_text=password)),
+        "retrieve_by_slug": with_password("SlugReadParams", by_slug),
         "update_by_slug": declare("SlugUpdateParams", (by_slug, fields)),
         "destroy_by_slug": by_slug,
     }
@@ -303,7 +307,9 @@ def route_params(fields, create, id_help, slug_help):
 
 ROUTE_PARAMS = {
     PostKind.VENUE: route_params(VenueFields, VenueParams, _("The venue ID."), _("The venue slug.")),
-    PostKind.ORGANIZER: route_params(OrganizerFields, OrganizerParams, _("The organizer ID."), _("The organizer slug.")),
+    PostKind.ORGANIZER: route_params(
+        OrganizerFields, OrganizerParams, _("The organizer ID."), _("The organizer slug.")
+    ),
 }
 
 

@@ -101,7 +101,9 @@ def route_params(taxonomy):
             (TermListParams,),
             **parent(existing_category, _("Only the direct children of this category.")),
             post=RawParam(
-                validator=field_validator(existing_event_id), wp_type="integer", help_text=_("Only the terms of this event.")
+                validator=field_validator(existing_event_id),
+                wp_type="integer",
+                help_text=_("Only the terms of this event."),
             ),
             event=RawParam(
                 validator=field_validator(existing_event_id),

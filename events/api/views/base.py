@@ -10,6 +10,8 @@ from ..params import Params
 from ..permissions import Public
 from ..renderers import WPJSONRenderer
 
+WRITE_ACTIONS = ("create", "update", "update_by_slug", "destroy", "destroy_by_slug")
+
 
 class WPViewSet(viewsets.GenericViewSet):
     """A viewset whose actions each declare a `Params` serializer in `params_classes`.
@@ -21,6 +23,8 @@ class WPViewSet(viewsets.GenericViewSet):
     kind = None
     params_classes: dict = {}
     permission_classes_by_action: dict = {}
+    # The resource's own refusals: {name: (code, message with %(id)s, status)}.
+    refusals: dict = {}
     # Every policy DRF would otherwise take from the site's REST_FRAMEWORK setting is the app's own:
     # the contract's authentication and errors must not depend on how a site configures its other APIs.
     authentication_classes = [BasicAuthentication, SessionAuthentication, TokenAuthentication]
@@ -64,6 +68,10 @@ class WPViewSet(viewsets.GenericViewSet):
         self.sent = set(raw)
         params_class = self.params_classes.get(self.action) or Params
         return params_class.validate_request(raw, self.get_serializer_context())
+
+    def refusal(self, name, record_id=None):
+        code, message, status = self.refusals[name]
+        return errors.ApiError(code, message % {"id": record_id}, status)
 
     def permission_denied(self, request, message=None, code=None):
         raise errors.forbidden(request.user)

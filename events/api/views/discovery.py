@@ -6,7 +6,7 @@ from rest_framework.response import Response
 from ...conf import events_settings
 from .. import errors
 from ..links import rest_root
-from ..openapi import build_document
+from ..openapi import build_document, params_fields
 from ..params import Params, RawParam
 from ..routes import ROUTES
 from .base import WPViewSet
@@ -33,8 +33,7 @@ def describe_param(field):
 
 
 def endpoint_args(route, endpoint):
-    params_class = route.viewset.params_classes.get(endpoint.action) or Params
-    return {name: describe_param(field) for name, field in params_class().fields.items()}
+    return {name: describe_param(field) for name, field in params_fields(route, endpoint.action).items()}
 
 
 def route_key(route):

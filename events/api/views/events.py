@@ -1,4 +1,4 @@
-"""The events routes: the list and single reads here, the writes mixed in from event_writes."""
+"""The events routes: the list, single reads and writes (the work of a write happens in events.services.events)."""
 import json
 
 from django.db.models import Prefetch
@@ -12,58 +12,53 @@ from ...json_text import to_json
 from ...models import Event, EventOrganizer, PostKind, PostStatus
 from ...queries import events as event_queries
 from ...queries.pages import ListStatement, fetch_page
-from ...queries.params import MAX_RECORD_ID, effective_per_page
+from ...queries.params import MAX_RECORD_ID, effective_per_page, id_for_slug
 from ...queries.window import date_window
 from ...queries import visibility
+from ...services import events as event_service
 from .. import errors
 from ..links import marker_values, namespace_url
 from ..pagination import list_response, page_links, remembered_list
+from ..permissions import CanEditKind
 from ..renderers import JSONText
 from ..serializers.event_params import (
-    EventListParams,
-    EventReadParams,
-    EventSlugReadParams,
-    find_event,
-    missing_event,
+    EventListParams, EventReadParams, EventSlugReadParams, event_not_found, find_event, missing_event,
+)
+from ..serializers.event_write import (
+    EventCreateParams, EventDeleteParams, EventSlugDeleteParams, EventSlugUpdateParams, EventUpdateParams,
+    written_fields,
 )
 from ..serializers.events import EventRecordSerializer, blank_protected, is_protected
-from .base import WPViewSet
-from .event_writes import EventWriteActions
+from .base import WRITE_ACTIONS, WPViewSet
 
 
-def event_trashed(record_id):
-    return errors.ApiError(
-        "event-no-longer-available", _("The event with the ID %(id)s has been trashed.") % {"id": record_id}, 403
-    )
+class EventViewSet(WPViewSet):
+    """Writes need the "edit events" right on the route (401 anonymous / 403 others), then the
+    record-level rules of auth.md §3.2, the same by ID and by slug."""
 
-
-def event_not_accessible(record_id):
-    return errors.ApiError(
-        "event-not-accessible", _("You are not allowed to read the event with the ID %(id)s.") % {"id": record_id}, 403
-    )
-
-
-def event_password_protected(record_id):
-    return errors.ApiError(
-        "event-password-protected",
-        _("The event with the ID %(id)s is password protected: send its password to read it.") % {"id": record_id},
-        403,
-    )
-
-
-def archive_page_not_found():
-    return errors.ApiError("event-archive-page-not-found", _("The requested page of events does not exist."), 404)
-
-
-class EventViewSet(EventWriteActions, WPViewSet):
     kind = PostKind.EVENT
     params_classes = {
         "list": EventListParams,
         "retrieve": EventReadParams,
         "retrieve_by_slug": EventSlugReadParams,
-        **EventWriteActions.write_params_classes,
+        "create": EventCreateParams,
+        "update": EventUpdateParams,
+        "update_by_slug": EventSlugUpdateParams,
+        "destroy": EventDeleteParams,
+        "destroy_by_slug": EventSlugDeleteParams,
     }
-    permission_classes_by_action = {**EventWriteActions.write_permission_classes}
+    permission_classes_by_action = {action: [CanEditKind] for action in WRITE_ACTIONS}
+    refusals = {
+        "trashed": ("event-no-longer-available", _("The event with the ID %(id)s has been trashed."), 403),
+        "not_accessible": ("event-not-accessible", _("You are not allowed to read the event with the ID %(id)s."), 403),
+        "password_protected": (
+            "event-password-protected",
+            _("The event with the ID %(id)s is password protected: send its password to read it."),
+            403,
+        ),
+        "page_not_found": ("event-archive-page-not-found", _("The requested page of events does not exist."), 404),
+        "in_trash": ("event-is-in-trash", _("The event with the ID %(id)s is already in the trash."), 410),
+    }
 
     def get_queryset(self):
         """Events with everything the record reads; the list also scoped to what the caller may see."""
@@ -101,7 +96,7 @@ class EventViewSet(EventWriteActions, WPViewSet):
         )
         page = fetch_page(statement, page_number, per_page)
         if page_number > 1 and not page.rows:
-            raise archive_page_not_found()
+            raise self.refusal("page_not_found")
         echoed = self.echoed_filters(window, per_page)
 
         def answer():
@@ -205,8 +200,63 @@ class EventViewSet(EventWriteActions, WPViewSet):
         """events.md §3, steps 3-6: trash, then read rights, then the password."""
         request = self.request
         if event.status == PostStatus.TRASH:
-            raise event_trashed(event.pk)
+            raise self.refusal("trashed", event.pk)
         if not roles.can_read(request.user, event):
-            raise event_not_accessible(event.pk)
+            raise self.refusal("not_accessible", event.pk)
         if is_protected(event, request):
-            raise event_password_protected(event.pk)
+            raise self.refusal("password_protected", event.pk)
+
+    # --- writes ---------------------------------------------------------------------------------
+
+    def create(self, request, *args, **kwargs):
+        event = event_service.create_event(request.user, self.written_fields())
+        response = Response(self.write_record(event), status=201)
+        response["Location"] = namespace_url(request, f"/events/{event.pk}")
+        return response
+
+    def update(self, request, *args, **kwargs):
+        return self.apply_update(find_event(self.get_queryset(), self.params["id"]))
+
+    def update_by_slug(self, request, *args, **kwargs):
+        # The body `slug` beats the path one (README §3), so it names the event and renames nothing.
+        return self.apply_update(self.event_for_update_slug(self.params["slug"]), exclude=("slug",))
+
+    def destroy(self, request, *args, **kwargs):
+        return self.trash(find_event(self.get_queryset(), self.params["id"]))
+
+    def destroy_by_slug(self, request, *args, **kwargs):
+        return self.trash(find_event(self.get_queryset(), self.params["slug"]))
+
+    # --- steps ----------------------------------------------------------------------------------
+
+    def written_fields(self, exclude=()):
+        return written_fields(self.params, self.sent, exclude)
+
+    def event_for_update_slug(self, slug):
+        """events.md §5: a slug naming no event is 404 rest-event-not-found (for ID 0), not the read routes' 400."""
+        event_id = id_for_slug(Event, slug)
+        if event_id is None:
+            raise event_not_found(0)
+        return find_event(self.get_queryset(), event_id)
+
+    def check_may_edit(self, event):
+        if not roles.can_edit(self.request.user, event):
+            raise errors.forbidden(self.request.user)
+
+    def apply_update(self, event, exclude=()):
+        self.check_may_edit(event)
+        event = event_service.update_event(event, self.request.user, self.written_fields(exclude))
+        return Response(self.write_record(event))
+
+    def trash(self, event):
+        """events.md §6: rights first (judged on the status before any trashing), then 410 for a second delete."""
+        self.check_may_edit(event)
+        if event.status == PostStatus.TRASH:
+            raise self.refusal("in_trash", event.pk)
+        event_service.trash_event(event)
+        return Response(self.write_record(event))
+
+    def write_record(self, event):
+        """The record as saved, read back with everything the serializer needs (no json_ld on writes)."""
+        fresh = self.get_queryset().get(pk=event.pk)
+        return EventRecordSerializer(fresh, context={"request": self.request}).data

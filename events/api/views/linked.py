@@ -17,9 +17,8 @@ from ..links import marker_values, namespace_url
 from ..pagination import list_response, page_links, remembered_list
 from ..permissions import CanEditKind
 from ..serializers.linked_params import linked_fields
-from .base import WPViewSet
+from .base import WRITE_ACTIONS, WPViewSet
 
-WRITE_ACTIONS = ("create", "update", "update_by_slug", "destroy", "destroy_by_slug")
 BY_SLUG_ACTIONS = ("retrieve_by_slug", "update_by_slug", "destroy_by_slug")
 
 
@@ -36,13 +35,6 @@ class LinkedViewSet(WPViewSet):
     save_record = None
     trash_record = None
     permission_classes_by_action = {action: [CanEditKind] for action in WRITE_ACTIONS}
-
-    # The kind's own refusals: {name: (code, message with %(id)s, status)}.
-    refusals: dict = {}
-
-    def refusal(self, name, record_id=None):
-        code, message, status = self.refusals[name]
-        return errors.ApiError(code, message % {"id": record_id}, status)
 
     # --- plumbing ---------------------------------------------------------------------------------
 

@@ -21,5 +21,7 @@ class OrganizerViewSet(LinkedViewSet):
             "organizer-not-accessible", _("You are not allowed to read the organizer with the ID %(id)s."), 403
         ),
         "in_trash": ("organizer-is-in-trash", _("The organizer with the ID %(id)s is already in the trash."), 410),
-        "page_not_found": ("organizer-archive-page-not-found", _("The requested page of organizers does not exist."), 404),
+        "page_not_found": (
+            "organizer-archive-page-not-found", _("The requested page of organizers does not exist."), 404
+        ),
     }
