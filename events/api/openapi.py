@@ -35,6 +35,14 @@ def _integer(description):
     return {"type": "integer", "description": description}
 
 
+def _array(items, description):
+    return {"type": "array", "items": items, "description": description}
+
+
+def _enum(values, description):
+    return {"type": "string", "enum": values, "description": description}
+
+
 def _flag(description):
     # Password-protected records are listed with their flags blanked to null.
     return {"type": "boolean", "nullable": True, "description": description}
@@ -66,11 +74,7 @@ def _post_dates():
 def _global_ids():
     return {
         "global_id": _string(_("The record's ID, prefixed with the site's host so it is unique across sites.")),
-        "global_id_lineage": {
-            "type": "array",
-            "items": {"type": "string"},
-            "description": _("The global IDs this record has had, oldest first."),
-        },
+        "global_id_lineage": _array({"type": "string"}, _("The global IDs this record has had, oldest first.")),
     }
 
 
@@ -93,16 +97,10 @@ def component_schemas():
             "properties": {
                 "currency_symbol": _string(_("The currency symbol of the cost.")),
                 "currency_code": _string(_("The ISO 4217 currency code of the cost.")),
-                "currency_position": {
-                    "type": "string",
-                    "enum": ["prefix", "postfix", ""],
-                    "description": _("Whether the currency symbol comes before or after the amount."),
-                },
-                "values": {
-                    "type": "array",
-                    "items": {"type": "string"},
-                    "description": _("The amounts found in the cost, lowest first."),
-                },
+                "currency_position": _enum(
+                    ["prefix", "postfix", ""], _("Whether the currency symbol comes before or after the amount.")
+                ),
+                "values": _array({"type": "string"}, _("The amounts found in the cost, lowest first.")),
             },
         },
         "Term": {
@@ -113,25 +111,17 @@ def component_schemas():
                 "slug": _string(_("The term slug.")),
                 "term_group": _integer(_("The term group.")),
                 "term_taxonomy_id": _integer(_("The term taxonomy ID.")),
-                "taxonomy": {
-                    "type": "string",
-                    "enum": ["tribe_events_cat", "post_tag"],
-                    "description": _("The taxonomy of the term."),
-                },
+                "taxonomy": _enum(["tribe_events_cat", "post_tag"], _("The taxonomy of the term.")),
                 "description": _string(_("The term description.")),
                 "parent": _integer(_("The ID of the parent term, 0 for a top-level term.")),
                 "count": _integer(_("The number of published events with this term.")),
                 "filter": _string(_("How the term fields were filtered.")),
-                "meta": {"type": "array", "items": {}, "description": _("The term meta.")},
+                "meta": _array({}, _("The term meta.")),
                 "url": _string(_("The URL of the term's page on the site.")),
                 "urls": {
                     "type": "object",
                     "description": _("The REST URLs of the term, of its collection and of its parent."),
-                    "properties": {
-                        "self": {"type": "string"},
-                        "collection": {"type": "string"},
-                        "up": {"type": "string"},
-                    },
+                    "properties": {name: {"type": "string"} for name in ("self", "collection", "up")},
                 },
             },
         },
@@ -190,10 +180,10 @@ def component_schemas():
                 "hide_from_listings": _flag(_("Whether the event is hidden from event lists.")),
                 "sticky": _flag(_("Whether the event is pinned to the top of lists.")),
                 "featured": _flag(_("Whether the event is featured.")),
-                "categories": {"type": "array", "items": _ref("Term"), "description": _("The event's categories.")},
-                "tags": {"type": "array", "items": _ref("Term"), "description": _("The event's tags.")},
+                "categories": _array(_ref("Term"), _("The event's categories.")),
+                "tags": _array(_ref("Term"), _("The event's tags.")),
                 "venue": _object_or_empty_list(_("The event's venue, or an empty list."), _ref("Venue")),
-                "organizer": {"type": "array", "items": _ref("Organizer"), "description": _("The event's organizers.")},
+                "organizer": _array(_ref("Organizer"), _("The event's organizers.")),
                 "custom_fields": _object_or_empty_list(_("The event's additional fields, by key.")),
                 "json_ld": {"type": "object", "description": _("The event as schema.org JSON-LD.")},
             },

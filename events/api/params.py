@@ -15,6 +15,7 @@ from . import errors
 from ..conf import events_settings
 from ..exceptions import InvalidValue
 from ..numbers import is_ascii_digits, parse_int
+from ..queries import visibility
 from ..queries.params import LANGUAGE_CODES, NotOneOf, WrongType, boolean, contains_nul, date, items, text
 
 INVALID = _("Invalid parameter.")
@@ -82,6 +83,15 @@ def field_validator(parse):
         return field.parsed(parse, value)
 
     return validate
+
+
+def status_filter(field, items):
+    """auth.md §2.2, a list's `status`: only `publish` unless the caller may edit records of the
+    list's kind (its Params' `kind`), then registered statuses."""
+    user = getattr(field.context.get("request"), "user", None)
+    if not visibility.check_status_filter(user, field.parent.kind, items):
+        field.refuse()
+    return items
 
 
 class IntegerParam(WPParamMixin, serializers.Field):

@@ -10,11 +10,10 @@ from ...queries import events as event_queries
 from ...queries.params import (
     MAX_RECORD_ID, default_per_page, existing_event_id, no_tickets, positive_ids, record_id_for_slug,
 )
-from ...queries import visibility
 from .. import errors
 from ..params import (
     ID_ITEMS, INVALID, BooleanParam, DateParam, IntegerParam, ListParam, Params, PositiveIntegerParam, RawParam,
-    StringParam, field_validator,
+    StringParam, field_validator, status_filter,
 )
 
 
@@ -24,12 +23,6 @@ from ..params import (
 def event_not_found(record_id):
     return errors.ApiError(
         "rest-event-not-found", _("No event was found with the ID %(id)s.") % {"id": record_id}, 404
-    )
-
-
-def not_an_event(record_id):
-    return errors.ApiError(
-        "rest-invalid-event-id", _("The record with the ID %(id)s is not an event.") % {"id": record_id}, 400
     )
 
 
@@ -47,7 +40,8 @@ def missing_event(record_id):
     """400 rest-invalid-event-id when the ID is another kind of record's, else 404 rest-event-not-found."""
     kind = PostIdentity.kind_of(record_id) if 0 < record_id <= MAX_RECORD_ID else None
     if kind is not None and kind != PostKind.EVENT:
-        return not_an_event(record_id)
+        message = _("The record with the ID %(id)s is not an event.") % {"id": record_id}
+        return errors.ApiError("rest-invalid-event-id", message, 400)
     return event_not_found(record_id)
 
 
@@ -56,15 +50,6 @@ event_for_slug = field_validator(partial(record_id_for_slug, Event, remembered=T
 
 
 # --- list parameter validators ------------------------------------------------------------------
-
-
-def event_status_filter(field, items):
-    """auth.md §2.2: `publish` only for callers without the edit right; registered statuses for others."""
-    request = field.context.get("request")
-    user = getattr(request, "user", None)
-    if not visibility.check_status_filter(user, PostKind.EVENT, items):
-        field.refuse()
-    return items
 
 
 class TicketedParam(BooleanParam):
@@ -95,6 +80,8 @@ class EventSlugReadParams(Params):
 
 class EventListParams(Params):
     """`GET /events` (events.md §2.1)."""
+
+    kind = PostKind.EVENT
 
     page = PositiveIntegerParam(default=1, help_text=_("The page of results to return."))
     per_page = PositiveIntegerParam(
@@ -138,7 +125,7 @@ class EventListParams(Params):
     )
     featured = BooleanParam(help_text=_("Only featured events (true) or only events that are not featured (false)."))
     status = ListParam(
-        item_validator=event_status_filter,
+        item_validator=status_filter,
         wp_format="string",
         help_text=_("Event statuses to list; only publish unless the caller may edit events."),
     )

@@ -17,11 +17,11 @@ from ...queries.params import (
     coordinate, default_per_page, existing_event_id, existing_record_id, record_id_for_slug,
 )
 from ...queries.syntax import is_truthy
-from ...queries import visibility
 from ...services.images import ImageChoice, find_attachment
 from ...numbers import is_ascii_digits
 from ..params import (
     DateParam, ListParam, Params, PositiveIntegerParam, RawParam, StringParam, field_validator, first_error,
+    status_filter,
 )
 
 MODELS = {PostKind.VENUE: Venue, PostKind.ORGANIZER: Organizer}
@@ -51,17 +51,6 @@ def existing_kind_id(field, value):
 def kind_id_for_slug(field, value):
     """README §6: the path segment as the ID of the record of the route's kind it names, any status."""
     return field.parsed(partial(record_id_for_slug, MODELS[field.parent.kind]), value)
-
-
-# --- list parameters ----------------------------------------------------------------------------
-
-
-def linked_status_filter(field, items):
-    """auth.md §2.2, checked against the venue/organizer edit right of the caller."""
-    user = getattr(field.context.get("request"), "user", None)
-    if not visibility.check_status_filter(user, field.parent.kind, items):
-        field.refuse()
-    return items
 
 
 # --- write parameters ---------------------------------------------------------------------------
@@ -174,7 +163,7 @@ class ListParamsBase(LinkedParams):
         default=False, help_text=_("Only records linked to at least one event that has not started yet (true).")
     )
     status = ListParam(
-        item_validator=linked_status_filter,
+        item_validator=status_filter,
         wp_format="string",
         help_text=_("Statuses to list; only publish unless the caller may edit records of this kind."),
     )

@@ -69,6 +69,10 @@ class WPViewSet(viewsets.GenericViewSet):
         params_class = self.params_classes.get(self.action) or Params
         return params_class.validate_request(raw, self.get_serializer_context())
 
+    def path_record_id(self):
+        """The ID of the record the path names: `id`, or `slug` as its Params validated it to an ID."""
+        return self.params["slug" if self.action.endswith("_by_slug") else "id"]
+
     def refusal(self, name, record_id=None):
         code, message, status = self.refusals[name]
         return errors.ApiError(code, message % {"id": record_id}, status)

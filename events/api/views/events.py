@@ -170,14 +170,8 @@ class EventViewSet(WPViewSet):
     # --- single reads ---------------------------------------------------------------------------
 
     def retrieve(self, request, *args, **kwargs):
-        return self.stored_single_read(self.params["id"])
-
-    def retrieve_by_slug(self, request, *args, **kwargs):
-        return self.stored_single_read(self.params["slug"])
-
-    def stored_single_read(self, record_id):
         """The single read from the rendering store; built from the models when a rendering is missing."""
-        request = self.request
+        record_id = self.path_record_id()
         assembler = store.Assembler(marker_values(request), translation.get_language())
         anonymous = not request.user.is_authenticated
         event = assembler.event_facts(record_id, anonymous) if 0 < record_id <= MAX_RECORD_ID else None
@@ -188,13 +182,12 @@ class EventViewSet(WPViewSet):
             record = assembler.single_event(record_id, request.user, protected=bool(event.password))
         except store.Unresolved:
             assembler.keep_missing()
-            return self.single_read(find_event(self.get_queryset(), record_id))
+            event = find_event(self.get_queryset(), record_id)
+            self.check_single_read(event)
+            return Response(EventRecordSerializer(event, context={"request": request, "json_ld": True}).data)
         return Response(JSONText(record))
 
-    def single_read(self, event):
-        request = self.request
-        self.check_single_read(event)
-        return Response(EventRecordSerializer(event, context={"request": request, "json_ld": True}).data)
+    retrieve_by_slug = retrieve
 
     def check_single_read(self, event):
         """events.md §3, steps 3-6: trash, then read rights, then the password."""
@@ -222,10 +215,9 @@ class EventViewSet(WPViewSet):
         return self.apply_update(self.event_for_update_slug(self.params["slug"]), exclude=("slug",))
 
     def destroy(self, request, *args, **kwargs):
-        return self.trash(find_event(self.get_queryset(), self.params["id"]))
+        return self.trash(find_event(self.get_queryset(), self.path_record_id()))
 
-    def destroy_by_slug(self, request, *args, **kwargs):
-        return self.trash(find_event(self.get_queryset(), self.params["slug"]))
+    destroy_by_slug = destroy
 
     # --- steps ----------------------------------------------------------------------------------
 

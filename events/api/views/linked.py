@@ -19,8 +19,6 @@ from ..permissions import CanEditKind
 from ..serializers.linked_params import linked_fields
 from .base import WRITE_ACTIONS, WPViewSet
 
-BY_SLUG_ACTIONS = ("retrieve_by_slug", "update_by_slug", "destroy_by_slug")
-
 
 class LinkedViewSet(WPViewSet):
     """list, create, retrieve, update and trash, by ID and by slug, of one linked-record kind.
@@ -60,20 +58,17 @@ class LinkedViewSet(WPViewSet):
         return super().validate_params(request)
 
     def get_record(self):
-        """The record named by the path, already validated to exist (`id`, or `slug` validated to an ID)."""
-        record_id = self.params["slug"] if self.action in BY_SLUG_ACTIONS else self.params["id"]
-        return self.model.objects.select_related("image").get(pk=record_id)
+        """The record named by the path, already validated to exist."""
+        return self.model.objects.select_related("image").get(pk=self.path_record_id())
 
     def serialize(self, record, **context):
         return self.record_serializer(record, context={"request": self.request, **context}).data
 
-    def raw_param(self, name):
-        return api_context(self.request).raw_params.get(name)
-
     def unlock_context(self):
         """§1.4: the `password` and `context=edit` that show a protected record unblanked."""
-        password = self.raw_param("password")
-        return {"password": password if isinstance(password, str) else None, "edit_context": self.raw_param("context") == "edit"}
+        raw = api_context(self.request).raw_params
+        password = raw.get("password")
+        return {"password": password if isinstance(password, str) else None, "edit_context": raw.get("context") == "edit"}
 
     # --- list -----------------------------------------------------------------------------------
 
@@ -151,16 +146,13 @@ class LinkedViewSet(WPViewSet):
     # --- single reads ---------------------------------------------------------------------------
 
     def retrieve(self, request, *args, **kwargs):
-        return self.single_read(self.get_record())
-
-    def retrieve_by_slug(self, request, *args, **kwargs):
-        return self.single_read(self.get_record())
-
-    def single_read(self, record):
         """§3: readable (an editor reads a trashed record too), then the record with `json_ld`."""
+        record = self.get_record()
         if not roles.can_read(self.request.user, record):
             raise self.refusal("not_accessible", record.pk)
         return Response(self.serialize(record, json_ld=True, **self.unlock_context()))
+
+    retrieve_by_slug = retrieve
 
     # --- writes ---------------------------------------------------------------------------------
 

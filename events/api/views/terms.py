@@ -70,7 +70,8 @@ class TermViewSet(WPViewSet):
 
     def filter_values(self):
         params = self.params
-        values = {"hide_empty": hide_empty(params.get("hide_empty", True))}
+        # The declared default is the string "1" (defaults are not validated); sent values arrive typed.
+        values = {"hide_empty": is_truthy(params.get("hide_empty", True))}
         for name in ("search", "parent", "slug"):
             if name in params:
                 values[name] = params[name].pk if name == "parent" else params[name]
@@ -159,11 +160,6 @@ class TermViewSet(WPViewSet):
         if "parent" in self.sent and self.taxonomy != Taxonomy.CATEGORY:
             raise NotHierarchical()
         return self.params.get("parent")
-
-
-def hide_empty(value):
-    """The declared default is the string "1" (defaults are not validated); sent values arrive typed."""
-    return is_truthy(value)
 
 
 class CategoryViewSet(TermViewSet):
