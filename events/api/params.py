@@ -96,39 +96,33 @@ def status_filter(field, items):
 
 class IntegerParam(WPParamMixin, serializers.Field):
     wp_type = "integer"
-
-    def __init__(self, *args, minimum=None, **kwargs):
-        self.minimum = minimum
-        super().__init__(*args, **kwargs)
+    # The least value accepted, published in the OpenAPI document.
+    minimum = None
 
     def to_internal_value(self, data):
-        if isinstance(data, bool):
-            self.type_error()
-        if isinstance(data, int):
-            value = data
-        elif isinstance(data, str) and parse_int(data, signed=True) is not None:
-            value = int(data.strip())
-        elif isinstance(data, float) and data.is_integer():
-            value = int(data)
-        else:
-            self.type_error()
-        if self.minimum is not None and value < self.minimum:
-            self.refuse()
-        return value
+        if isinstance(data, int) and not isinstance(data, bool):
+            return data
+        if (number := parse_int(data, signed=True)) is not None:
+            return number
+        if isinstance(data, float) and data.is_integer():
+            return int(data)
+        self.type_error()
 
 
 class PositiveIntegerParam(IntegerParam):
     """`page`, `per_page` and IDs: WordPress validates them as positive before the type check."""
 
-    def __init__(self, *args, **kwargs):
-        kwargs.setdefault("minimum", 1)
-        super().__init__(*args, **kwargs)
+    minimum = 1
 
     def to_internal_value(self, data):
         # The validator runs first and says "Invalid parameter." for 0, -1 and "foo" alike.
-        if isinstance(data, bool) or not (isinstance(data, int) or is_ascii_digits(data.strip() if isinstance(data, str) else None)):
+        digits = data.strip() if isinstance(data, str) else None
+        if isinstance(data, bool) or not (isinstance(data, int) or is_ascii_digits(digits)):
             self.refuse()
-        return super().to_internal_value(data)
+        value = super().to_internal_value(data)
+        if value < self.minimum:
+            self.refuse()
+        return value
 
 
 class BooleanParam(WPParamMixin, serializers.Field):
@@ -268,6 +262,15 @@ class Params(serializers.Serializer):
 
     @classmethod
     def validate_request(cls, raw_params, context):
+        declared = cls.declared()
+        # One check for every declared parameter, before any field's own validator (some query the
+        # database): PostgreSQL can neither store nor compare text holding NUL. Undeclared
+        # parameters are ignored, as WordPress ignores them, and never reach a query.
+        holding_nul = {name: INVALID for name, value in raw_params.items() if name in declared and contains_nul(value)}
+        if holding_nul:
+            # WordPress's order still holds: missing parameters are reported before invalid ones.
+            missing = [name for name, field in declared.items() if field.required and name not in raw_params]
+            raise errors.missing_params(missing) if missing else errors.invalid_params(holding_nul)
         valid = cls._valid_request(raw_params, context)
         if valid is not None:
             return valid
@@ -284,8 +287,6 @@ class Params(serializers.Serializer):
         missing-then-invalid order) come out of one place.
         """
         prototypes = cls.declared()
-        if any(name in prototypes and contains_nul(value) for name, value in raw_params.items()):
-            return None
         params = None
         values = {}
         for name, prototype in prototypes.items():
@@ -319,15 +320,6 @@ class Params(serializers.Serializer):
     def _validated_by_drf(cls, raw_params, context):
         """DRF's full validation, for a request the fast path refused: the contract's error for it."""
         params = cls(data=raw_params, context=context)
-        declared = params.fields
-        # One check for every declared parameter, before any field's own validator (some query the
-        # database): PostgreSQL can neither store nor compare text holding NUL. Undeclared
-        # parameters are ignored, as WordPress ignores them, and never reach a query.
-        holding_nul = {name: INVALID for name, value in raw_params.items() if name in declared and contains_nul(value)}
-        if holding_nul:
-            # WordPress's order still holds: missing parameters are reported before invalid ones.
-            missing = [name for name, field in declared.items() if field.required and name not in raw_params]
-            raise errors.missing_params(missing) if missing else errors.invalid_params(holding_nul)
         if params.is_valid():
             return params.validated_data
         failures = params.errors

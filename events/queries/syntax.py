@@ -87,9 +87,7 @@ def split_list(value):
         for item in value:
             items.extend(split_list(item) if isinstance(item, str) else [item])
         return items
-    if isinstance(value, bool):
-        return [value]
-    if isinstance(value, (int, float)):
+    if isinstance(value, (int, float)):  # booleans included
         return [value]
     text = unquote(str(value))
     return [_numeric(part.strip()) for part in text.split(",") if part.strip()]
