@@ -319,11 +319,6 @@ def path_variables(route):
     }
 
 
-def action_kind(action):
-    """`retrieve_by_slug` → `retrieve`."""
-    return action.removesuffix("_by_slug")
-
-
 def params_fields(route, action):
     params_class = route.viewset.params_classes.get(action) or Params
     return params_class().fields
@@ -468,7 +463,8 @@ OPERATIONS = (
 
 def path_item(route):
     collection = route.pattern.strip("/").split("/")[0]
-    actions = {action_kind(endpoint.action): endpoint.action for endpoint in route.endpoints}
+    # `retrieve_by_slug` is documented as a `retrieve`.
+    actions = {endpoint.action.removesuffix("_by_slug"): endpoint.action for endpoint in route.endpoints}
     if "doc" in actions:
         return {
             "get": {
@@ -494,11 +490,6 @@ def path_item(route):
     return item
 
 
-def documented_routes():
-    """Every route but the namespace index itself, in registration order."""
-    return [route for route in ROUTES if route.pattern]
-
-
 def build_document(request):
     """The whole document, with descriptions in the active language and the server URL of `request`."""
     return _resolve(
@@ -514,7 +505,8 @@ def build_document(request):
             "components": {"schemas": component_schemas()},
             # The namespace root with a trailing slash; unlike the plugin, the port is kept.
             "servers": [{"url": namespace_url(request, "/")}],
-            "paths": {openapi_path(route): path_item(route) for route in documented_routes()},
+            # Every route but the namespace index itself, in registration order.
+            "paths": {openapi_path(route): path_item(route) for route in ROUTES if route.pattern},
         }
     )
 

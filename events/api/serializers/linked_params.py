@@ -12,6 +12,7 @@ from django.core.validators import URLValidator
 from django.utils.translation import gettext_lazy as _
 
 from ... import roles
+from ...conf import events_settings
 from ...models import Organizer, PostKind, PostStatus, Venue
 from ...queries.params import (
     coordinate, default_per_page, existing_event_id, existing_record_id, record_id_for_slug,
@@ -25,15 +26,6 @@ from ..params import (
 )
 
 MODELS = {PostKind.VENUE: Venue, PostKind.ORGANIZER: Organizer}
-
-# The writable fields of each kind, as the services take them (API parameter names).
-COMMON_WRITE_FIELDS = ("author", "date", "date_utc", "description", "status", "website", "image")
-VENUE_TEXT_FIELDS = ("address", "city", "country", "province", "state", "zip", "phone", "stateprovince")
-ORGANIZER_TEXT_FIELDS = ("phone", "email")
-WRITE_FIELDS = {
-    PostKind.VENUE: ("venue", *COMMON_WRITE_FIELDS, "show_map", "show_map_link", *VENUE_TEXT_FIELDS, "geo_lat", "geo_lng"),
-    PostKind.ORGANIZER: ("organizer", *COMMON_WRITE_FIELDS, *ORGANIZER_TEXT_FIELDS),
-}
 
 
 def _column_length(model, name):
@@ -308,8 +300,10 @@ CREATE_PARAMS = {PostKind.VENUE: VenueParams, PostKind.ORGANIZER: OrganizerParam
 
 
 def linked_fields(kind, validated, sent):
-    """The write fields of `kind` the client actually sent (declared `null` defaults left out)."""
-    return {name: validated[name] for name in WRITE_FIELDS[kind] if name in sent and name in validated}
+    """The write fields of `kind` the client actually sent (declared `null` defaults left out), by the
+    names the services take."""
+    written = (name for name in CREATE_PARAMS[kind].declared() if name != events_settings.language_param)
+    return {name: validated[name] for name in written if name in sent and name in validated}
 
 
 def nested_linked_fields(kind, data, request):

@@ -36,10 +36,6 @@ def endpoint_args(route, endpoint):
     return {name: describe_param(field) for name, field in params_fields(route, endpoint.action).items()}
 
 
-def route_key(route):
-    return f"/{route.namespace}{route.pattern}"
-
-
 def route_entry(request, route):
     entry = {
         "namespace": route.namespace,
@@ -80,7 +76,7 @@ class NamespaceIndexViewSet(WPViewSet):
     def index(self, request, *args, **kwargs):
         if self.params["namespace"] != events_settings.namespace:
             raise errors.ApiError("rest_invalid_namespace", _("The specified namespace could not be found."), 404)
-        routes = {route_key(route): route_entry(request, route) for route in ROUTES}
+        routes = {f"/{route.namespace}{route.pattern}": route_entry(request, route) for route in ROUTES}
         return Response(
             {
                 "namespace": events_settings.namespace,

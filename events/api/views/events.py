@@ -11,14 +11,13 @@ from ...conf import events_settings
 from ...json_text import to_json
 from ...models import Event, EventOrganizer, PostKind, PostStatus
 from ...queries import events as event_queries
-from ...queries.pages import ListStatement, fetch_page
+from ...queries.pages import ListStatement
 from ...queries.params import MAX_RECORD_ID, effective_per_page, id_for_slug
 from ...queries.window import date_window
 from ...queries import visibility
 from ...services import events as event_service
 from .. import errors
 from ..links import marker_values, namespace_url
-from ..pagination import list_response, page_links, remembered_list
 from ..permissions import CanEditKind
 from ..renderers import JSONText
 from ..serializers.event_params import (
@@ -37,6 +36,7 @@ class EventViewSet(WPViewSet):
     record-level rules of auth.md §3.2, the same by ID and by slug."""
 
     kind = PostKind.EVENT
+    collection = "events"
     params_classes = {
         "list": EventListParams,
         "retrieve": EventReadParams,
@@ -80,7 +80,7 @@ class EventViewSet(WPViewSet):
 
     def list(self, request, *args, **kwargs):
         params = self.params
-        page_number, per_page = params["page"], effective_per_page(params["per_page"])
+        per_page = effective_per_page(params["per_page"])
         window = date_window(params, self.sent)
         listable, ordering = self.listable(), event_queries.list_ordering(by_include=bool(params.get("include")))
         filters = event_queries.filter_values(params, window)
@@ -94,16 +94,7 @@ class EventViewSet(WPViewSet):
         statement = ListStatement(
             Event, ("events", repr(filters), repr(listable), ordering), page_query, reads=event_queries.reads(filters)
         )
-        page = fetch_page(statement, page_number, per_page)
-        if page_number > 1 and not page.rows:
-            raise self.refusal("page_not_found")
-        echoed = self.echoed_filters(window, per_page)
-
-        def answer():
-            links = page_links(namespace_url(request, "/events/"), echoed, page)
-            return list_response("events", self.page_records(page), page, links)
-
-        return remembered_list(request, statement, page, echoed, answer)
+        return self.answer_list(statement, per_page, self.echoed_filters(window, per_page))
 
     def page_records(self, page):
         """The JSON texts of a page's records: stored renderings joined; those not stored yet are built

@@ -7,14 +7,13 @@ from ...conf import events_settings
 from ...json_text import to_json
 from ...models import PostStatus
 from ...queries import linked as linked_queries
-from ...queries.pages import ListStatement, fetch_page
+from ...queries.pages import ListStatement
 from ...queries.params import effective_per_page
 from ...queries.syntax import is_truthy
 from ...queries import visibility
 from .. import errors
 from ..context import api_context
 from ..links import marker_values, namespace_url
-from ..pagination import list_response, page_links, remembered_list
 from ..permissions import CanEditKind
 from ..serializers.linked_params import linked_fields
 from .base import WRITE_ACTIONS, WPViewSet
@@ -28,7 +27,6 @@ class LinkedViewSet(WPViewSet):
     """
 
     model = None
-    collection = ""
     record_serializer = None
     save_record = None
     trash_record = None
@@ -86,16 +84,7 @@ class LinkedViewSet(WPViewSet):
         # reads the clock as it is built, so a list using it is built afresh every time.
         key = None if "upcoming_statuses" in filters else (self.collection, repr(filters), repr(listable))
         statement = ListStatement(self.model, key, page_query, reads=linked_queries.reads(self.model, filters))
-        page = fetch_page(statement, params["page"], per_page)
-        if page.page > 1 and not page.rows:
-            raise self.refusal("page_not_found")
-        echoed = self.echoed_filters(per_page)
-
-        def answer():
-            links = page_links(namespace_url(request, f"/{self.collection}/"), echoed, page)
-            return list_response(self.collection, self.page_records(page), page, links)
-
-        return remembered_list(request, statement, page, echoed, answer)
+        return self.answer_list(statement, per_page, self.echoed_filters(per_page))
 
     def page_records(self, page):
         """The JSON texts of a page's records: stored renderings where the record has no password

@@ -29,7 +29,6 @@ class TermViewSet(WPViewSet):
     """list, create, retrieve, update and destroy of one taxonomy's terms."""
 
     taxonomy = None
-    collection = None  # the path segment and the list key: "categories" or "tags"
 
     def get_queryset(self):
         return Term.objects.filter(taxonomy=self.taxonomy)
