@@ -8,6 +8,7 @@ from rest_framework.fields import empty
 from .links import namespace_url
 from .params import BooleanParam, IntegerParam, ListParam, Params
 from .routes import ROUTES
+from .serializers.linked_params import OrganizerFields, VenueFields
 
 OPENAPI_VERSION = "3.0.0"
 # The product name stays untranslated, as the plugin's clients show it.
@@ -60,6 +61,12 @@ def _image_or_false(description):
 def _name_or_blank(description):
     # A protected venue/organizer has its name key blanked to `[]` (a quirk pinned by the plugin's tests).
     return {"description": description, "anyOf": [{"type": "string"}, {"type": "array", "items": {}, "maxItems": 0}]}
+
+
+def _as_written(params, names):
+    """String properties described as the write parameters of the same names are."""
+    declared = params.declared()
+    return {name: _string(declared[name].help_text) for name in names}
 
 
 def _post_dates():
@@ -202,15 +209,9 @@ def component_schemas():
                 "excerpt": _string(_("The venue excerpt, as HTML.")),
                 "slug": _string(_("The venue slug.")),
                 "image": _image_or_false(_("The featured image of the venue.")),
-                "address": _string(_("The venue's street address.")),
-                "city": _string(_("The venue's city.")),
-                "country": _string(_("The venue's country.")),
-                "province": _string(_("The venue's province.")),
-                "state": _string(_("The venue's state.")),
-                "zip": _string(_("The venue's postal code.")),
-                "phone": _string(_("The venue's phone number.")),
-                "website": _string(_("The venue's website.")),
-                "stateprovince": _string(_("The venue's state or province.")),
+                **_as_written(
+                    VenueFields, ("address", "city", "country", "province", "state", "zip", "phone", "website", "stateprovince")
+                ),
                 "geo_lat": {"type": "number", "description": _("The venue's latitude, in decimal degrees.")},
                 "geo_lng": {"type": "number", "description": _("The venue's longitude, in decimal degrees.")},
                 "json_ld": {"type": "object", "description": _("The venue as schema.org JSON-LD.")},
@@ -233,9 +234,7 @@ def component_schemas():
                 "excerpt": _string(_("The organizer excerpt, as HTML.")),
                 "slug": _string(_("The organizer slug.")),
                 "image": _image_or_false(_("The featured image of the organizer.")),
-                "phone": _string(_("The organizer's phone number.")),
-                "website": _string(_("The organizer's website.")),
-                "email": _string(_("The organizer's email address.")),
+                **_as_written(OrganizerFields, ("phone", "website", "email")),
                 "json_ld": {"type": "object", "description": _("The organizer as schema.org JSON-LD.")},
                 **_global_ids(),
             },
@@ -244,13 +243,7 @@ def component_schemas():
 
 
 # What each collection is called in the list envelope, and the schema of its records.
-RESOURCES = {
-    "events": "Event",
-    "venues": "Venue",
-    "organizers": "Organizer",
-    "categories": "Term",
-    "tags": "Term",
-}
+RESOURCES = {"events": "Event", "venues": "Venue", "organizers": "Organizer", "categories": "Term", "tags": "Term"}
 
 SUMMARIES = {
     ("events", "list"): _("List events"),
@@ -275,10 +268,7 @@ SUMMARIES = {
     ("tags", "destroy"): _("Delete a tag"),
 }
 
-PATH_VARIABLE_DESCRIPTIONS = {
-    "id": _("The ID of the record."),
-    "slug": _("The slug of the record."),
-}
+PATH_VARIABLE_DESCRIPTIONS = {"id": _("The ID of the record."), "slug": _("The slug of the record.")}
 
 RESPONSE_DESCRIPTIONS = {
     "200": _("The request succeeded."),

@@ -220,10 +220,7 @@ class OrganizerFields(LinkedParams):
     kind = PostKind.ORGANIZER
 
     organizer = StringParam(
-        non_empty=True,
-        default=None,
-        max_length=_column_length(Organizer, "title"),
-        help_text=_("The organizer name."),
+        non_empty=True, default=None, max_length=_column_length(Organizer, "title"), help_text=_("The organizer name.")
     )
     author = RawParam(
         validator=existing_user_id, wp_type="integer", default=None, help_text=_("The ID of the organizer's author.")

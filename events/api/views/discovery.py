@@ -78,11 +78,7 @@ class NamespaceIndexViewSet(WPViewSet):
             raise errors.ApiError("rest_invalid_namespace", _("The specified namespace could not be found."), 404)
         routes = {f"/{route.namespace}{route.pattern}": route_entry(request, route) for route in ROUTES}
         return Response(
-            {
-                "namespace": events_settings.namespace,
-                "routes": routes,
-                "_links": {"up": [{"href": rest_root(request)}]},
-            }
+            {"namespace": events_settings.namespace, "routes": routes, "_links": {"up": [{"href": rest_root(request)}]}}
         )
 
 
