@@ -371,11 +371,9 @@ def operation_parameters(route, action):
     fields = params_fields(route, action)
     variables = path_variables(route)
     parameters = []
-    for name in variables:
-        field = fields.get(name)
+    for name, schema in variables.items():
         # The path pattern decides what can be sent here (`\d+` is an integer), whatever the declaration.
-        schema = dict(variables[name])
-        description = _description(field) if field is not None else ""
+        description = _description(fields[name]) if name in fields else ""
         description = description or str(PATH_VARIABLE_DESCRIPTIONS.get(name, ""))
         # A path variable names a record, which may not exist (or be of another kind: 400).
         parameters.append(

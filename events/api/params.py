@@ -229,6 +229,9 @@ class Params(serializers.Serializer):
     Every route also takes the language parameter (`wpml_language` by default, decisions.md).
     """
 
+    # The record kind of the route, for the validators that need it (status_filter).
+    kind = None
+
     def get_fields(self):
         fields = super().get_fields()
         fields[events_settings.language_param] = LanguageParam(

@@ -124,18 +124,12 @@ class RequiredWithNullDefault(StringParam):
         self.default = None
 
 
-class LinkedParams(Params):
-    """Parameters whose validators need the route's record kind read it from `kind`."""
-
-    kind = None
-
-
 def _text(model, column, help_text):
     """A stored text field: empty allowed (it clears the field), declared with a `null` default."""
     return StringParam(max_length=_column_length(model, column), default=None, help_text=help_text)
 
 
-class ListParamsBase(LinkedParams):
+class ListParamsBase(Params):
     page = PositiveIntegerParam(default=1, help_text=_("The page of results to return."))
     per_page = PositiveIntegerParam(
         default=default_per_page, help_text=_("The number of records to return on each page (at most 50).")
@@ -164,7 +158,7 @@ class ListParamsBase(LinkedParams):
 # --- venues -------------------------------------------------------------------------------------
 
 
-class VenueFields(LinkedParams):
+class VenueFields(Params):
     """Every venue field of §4.1, none required (the update declarations)."""
 
     kind = PostKind.VENUE
@@ -214,7 +208,7 @@ class VenueParams(VenueFields):
 # --- organizers ---------------------------------------------------------------------------------
 
 
-class OrganizerFields(LinkedParams):
+class OrganizerFields(Params):
     """Every organizer field of §4.2, none required (the update declarations)."""
 
     kind = PostKind.ORGANIZER
@@ -260,10 +254,10 @@ def route_params(fields, create, id_help, slug_help):
     def declare(name, bases, /, **declared):
         return type(f"{prefix}{name}", bases, {"kind": kind, **declared})
 
-    by_id = declare("IdParams", (LinkedParams,), id=RawParam(
+    by_id = declare("IdParams", (Params,), id=RawParam(
         validator=existing_kind_id, wp_type="integer", required=True, help_text=id_help
     ))
-    by_slug = declare("SlugParams", (LinkedParams,), slug=RawParam(
+    by_slug = declare("SlugParams", (Params,), slug=RawParam(
         validator=kind_id_for_slug, wp_type="string", required=True, help_text=slug_help
     ))
 

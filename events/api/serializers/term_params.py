@@ -44,13 +44,7 @@ def existing_term_items(field, items):
     return field.parsed(partial(TermSelection.parse, field.parent.taxonomy, slug_first=False), items)
 
 
-class TermParams(Params):
-    """Parameters whose validators need the route's taxonomy read it from `taxonomy`."""
-
-    taxonomy = None
-
-
-class TermListParams(TermParams):
+class TermListParams(Params):
     page = PositiveIntegerParam(default=1, help_text=_("The page of results to return."))
     per_page = PositiveIntegerParam(
         default=default_per_page, help_text=_("The number of terms to return on each page (at most 50).")
@@ -73,7 +67,8 @@ class TermListParams(TermParams):
 def route_params(taxonomy):
     """The Params class of each action of one taxonomy's routes; only categories take a `parent`.
 
-    Fields are declared in the order the index lists them (a base class's fields come first).
+    Each reads its taxonomy from `taxonomy` (validators need it). Fields are declared in the order
+    the index lists them (a base class's fields come first).
     """
     hierarchical = taxonomy == Taxonomy.CATEGORY
     prefix = "Category" if hierarchical else "Tag"
@@ -92,7 +87,7 @@ def route_params(taxonomy):
             **parent(parent_validator, _("The ID of the parent category.")),
         }
 
-    by_id = declare("IdParams", (TermParams,), id=RawParam(
+    by_id = declare("IdParams", (Params,), id=RawParam(
         validator=existing_term_id, wp_type="integer", required=True, help_text=_("The term ID.")
     ))
     return {
@@ -113,7 +108,7 @@ def route_params(taxonomy):
             slug=StringParam(non_empty=True, help_text=_("Only the term with exactly this slug.")),
         ),
         "retrieve": by_id,
-        "create": declare("CreateParams", (TermParams,), **written(True, existing_category)),
+        "create": declare("CreateParams", (Params,), **written(True, existing_category)),
         "update": declare("UpdateParams", (by_id,), **written(False, category_parent_for_update)),
         "destroy": by_id,
     }

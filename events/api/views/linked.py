@@ -44,9 +44,6 @@ class LinkedViewSet(WPViewSet):
     def listable(self):
         return linked_queries.listable(self.request.user, self.kind, self.params.get("status"))
 
-    def listed_statuses(self):
-        return visibility.listed_statuses(self.request.user, self.kind, self.params.get("status"))
-
     def validate_params(self, request):
         """The path names the record: a body `id` or `slug` never redirects a read or a write to another one."""
         raw = api_context(request).raw_params
@@ -112,7 +109,7 @@ class LinkedViewSet(WPViewSet):
         if is_truthy(params.get("only_with_upcoming", False)):
             user = self.request.user
             if visibility.may_filter_status(user, self.kind):
-                values["upcoming_statuses"] = self.listed_statuses()
+                values["upcoming_statuses"] = visibility.listed_statuses(user, self.kind, params.get("status"))
             else:
                 values["upcoming_statuses"] = [PostStatus.PUBLISH.value]
         return values

@@ -13,7 +13,7 @@ from ...queries.terms import filter_terms, order_terms, reads
 from ...services import terms as term_service
 from ..context import api_context
 from ..links import marker_values, namespace_url, with_query
-from ..pagination import list_answer, remembered_list
+from ..pagination import list_answer, page_links, remembered_list
 from ..renderers import JSONText
 from ..permissions import CanManageCategories, CanManageTags
 from ..serializers import term_params
@@ -83,20 +83,17 @@ class TermViewSet(WPViewSet):
             values["event"] = event_id
         return values
 
-    def fetch_page(self, listing, page_number, per_page):
-        return fetch_page(listing, page_number, per_page)
+    # Tags read the page their own way.
+    fetch_page = staticmethod(fetch_page)
 
     def list_response(self, records, page, filters):
         """The list envelope (terms.md §2 order) written around the records' JSON texts; `filters`
         are what its links echo (echoed_filters)."""
         base = namespace_url(self.request, f"/{self.collection}/")
+        # Unlike a post list's, a term list's rest_url leaves the page out.
         head = {"rest_url": with_query(base, filters), "total": page.total, "total_pages": page.total_pages}
-        links = {}
-        if page.has_next:
-            links["next_rest_url"] = with_query(base, [*filters, ("page", page.page + 1)])
-        if page.page > 1:
-            previous = [] if page.page == 2 else [("page", page.page - 1)]
-            links["previous_rest_url"] = with_query(base, [*filters, *previous])
+        links = page_links(base, filters, page)
+        del links["rest_url"]
         text = f"{to_json(head)[:-1]},{to_json(self.collection)}:[{','.join(records)}]"
         text += f",{to_json(links)[1:]}" if links else "}"
         return list_answer(JSONText(text), page)
