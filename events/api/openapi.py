@@ -330,7 +330,7 @@ def param_schema(field):
             schema["minimum"] = field.minimum
     elif fmt in NUMBER_FORMATS:
         schema = {"type": "number", "format": fmt}
-        limit = getattr(getattr(field, "validator", None), "limit", None)
+        limit = getattr(getattr(field, "parse", None), "limit", None)
         if limit is not None:
             schema.update({"minimum": -limit, "maximum": limit})
     else:

@@ -3,8 +3,6 @@
 Each route's parameters are one `Params` serializer. The same declaration validates requests and
 produces the namespace index and the OpenAPI document, so the published description cannot drift.
 """
-import functools
-
 from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
@@ -70,19 +68,6 @@ class WPParamMixin:
             self.not_in_enum()
         except InvalidValue as invalid:
             self.refuse(invalid.reason)
-
-
-def field_validator(parse):
-    """A RawParam or ListParam validator running `parse`, a parser of events.queries.params.
-
-    What the parser carries (a coordinate's limit) stays readable for the documents.
-    """
-
-    @functools.wraps(parse)
-    def validate(field, value):
-        return field.parsed(parse, value)
-
-    return validate
 
 
 def status_filter(field, items):
@@ -166,15 +151,19 @@ class LanguageParam(StringParam):
 
 
 class RawParam(WPParamMixin, serializers.Field):
-    """An untyped parameter: anything passes unless the declaration adds a validator."""
+    """An untyped parameter: anything passes unless the declaration names `parse`, a parser of
+    events.queries.params, or `validator(field, value)`, for checks that need the request or route."""
 
-    def __init__(self, *args, validator=None, **kwargs):
+    def __init__(self, *args, parse=None, validator=None, **kwargs):
+        self.parse = parse
         self.validator = validator
-        # A custom validator checks what a JSON Schema cannot say (records named, pairs of values).
-        kwargs.setdefault("server_checked", validator is not None)
+        # Either checks what a JSON Schema cannot say (records named, pairs of values).
+        kwargs.setdefault("server_checked", parse is not None or validator is not None)
         super().__init__(*args, **kwargs)
 
     def to_internal_value(self, data):
+        if self.parse is not None:
+            return self.parsed(self.parse, data)
         if self.validator is not None:
             return self.validator(self, data)
         return data
@@ -197,19 +186,11 @@ class DateParam(WPParamMixin, serializers.Field):
         return self.parsed(date, data)
 
 
-class ListParam(WPParamMixin, serializers.Field):
-    """A list given as a JSON/bracket list or a CSV string; `item_validator` checks the whole list."""
-
-    def __init__(self, *args, item_validator=None, **kwargs):
-        self.item_validator = item_validator
-        kwargs.setdefault("server_checked", item_validator is not None)
-        super().__init__(*args, **kwargs)
+class ListParam(RawParam):
+    """A list given as a JSON/bracket list or a CSV string; the validator checks the whole list."""
 
     def to_internal_value(self, data):
-        found = self.parsed(items, data)
-        if self.item_validator is not None:
-            return self.item_validator(self, found)
-        return found
+        return super().to_internal_value(self.parsed(items, data))
 
 
 # (Params class, language parameter name) → its fields as get_fields() declares them.

@@ -13,7 +13,7 @@ from ...queries.params import (
 from .. import errors
 from ..params import (
     ID_ITEMS, INVALID, BooleanParam, DateParam, IntegerParam, ListParam, Params, PositiveIntegerParam, RawParam,
-    StringParam, field_validator, status_filter,
+    StringParam, status_filter,
 )
 
 
@@ -45,8 +45,9 @@ def missing_event(record_id):
     return event_not_found(record_id)
 
 
-# The by-slug read and delete routes' `slug`, validated to the ID of the event it names (any status).
-event_for_slug = field_validator(partial(record_id_for_slug, Event, remembered=True))
+def event_for_slug(field, value):
+    """The by-slug routes' `slug`, validated to the ID of the event it names (any status)."""
+    return field.parsed(partial(record_id_for_slug, Event, remembered=True), value)
 
 
 # --- list parameter validators ------------------------------------------------------------------
@@ -106,47 +107,45 @@ class EventListParams(Params):
     )
     search = StringParam(non_empty=True, help_text=_("Words the event title, excerpt or description must contain."))
     categories = ListParam(
-        item_validator=field_validator(event_queries.category_selection),
+        parse=event_queries.category_selection,
         wp_items=ID_ITEMS,
         help_text=_("Events in any of these event categories (slugs or IDs)."),
     )
     tags = ListParam(
-        item_validator=field_validator(event_queries.tag_selection),
+        parse=event_queries.tag_selection,
         wp_items=ID_ITEMS,
         help_text=_("Events with any of these tags (slugs or IDs)."),
     )
     venue = ListParam(
-        item_validator=field_validator(event_queries.venue_ids), wp_items=ID_ITEMS, help_text=_("Events at any of these venues (IDs).")
+        parse=event_queries.venue_ids, wp_items=ID_ITEMS, help_text=_("Events at any of these venues (IDs).")
     )
     organizer = ListParam(
-        item_validator=field_validator(event_queries.organizer_ids),
-        wp_items=ID_ITEMS,
-        help_text=_("Events with any of these organizers (IDs)."),
+        parse=event_queries.organizer_ids, wp_items=ID_ITEMS, help_text=_("Events with any of these organizers (IDs).")
     )
     featured = BooleanParam(help_text=_("Only featured events (true) or only events that are not featured (false)."))
     status = ListParam(
-        item_validator=status_filter,
+        validator=status_filter,
         wp_format="string",
         help_text=_("Event statuses to list; only publish unless the caller may edit events."),
     )
     geoloc = BooleanParam(help_text=_("Only events whose venue has coordinates (true) or has none (false)."))
     geoloc_lat = RawParam(
-        validator=field_validator(event_queries.latitude),
+        parse=event_queries.latitude,
         wp_format="double",
         help_text=_("Latitude of the point events must be near (with geoloc_lng)."),
     )
     geoloc_lng = RawParam(
-        validator=field_validator(event_queries.longitude),
+        parse=event_queries.longitude,
         wp_format="double",
         help_text=_("Longitude of the point events must be near (with geoloc_lat)."),
     )
     include = ListParam(
-        item_validator=field_validator(positive_ids),
+        parse=positive_ids,
         wp_items=ID_ITEMS,
         help_text=_("Only these event IDs, whatever their dates, ordered by publication date."),
     )
     post_parent = RawParam(
-        validator=field_validator(existing_event_id), wp_type="integer", help_text=_("Events whose parent is this event (ID).")
+        parse=existing_event_id, wp_type="integer", help_text=_("Events whose parent is this event (ID).")
     )
     ticketed = TicketedParam(help_text=_("Filter by tickets; not available on this site (only false is accepted)."))
 

@@ -21,8 +21,7 @@ from ...queries.syntax import is_truthy
 from ...services.images import ImageChoice, find_attachment
 from ...numbers import is_ascii_digits
 from ..params import (
-    DateParam, ListParam, Params, PositiveIntegerParam, RawParam, StringParam, field_validator, first_error,
-    status_filter,
+    DateParam, ListParam, Params, PositiveIntegerParam, RawParam, StringParam, first_error, status_filter
 )
 
 MODELS = {PostKind.VENUE: Venue, PostKind.ORGANIZER: Organizer}
@@ -138,9 +137,7 @@ class ListParamsBase(Params):
         non_empty=True, help_text=_("Words the name, description or contact details must all contain.")
     )
     event = RawParam(
-        validator=field_validator(existing_event_id),
-        wp_type="integer",
-        help_text=_("Only the records linked to this event (ID)."),
+        parse=existing_event_id, wp_type="integer", help_text=_("Only the records linked to this event (ID).")
     )
     has_events = RawParam(
         help_text=_("Only records linked to at least one event that is not a draft (true), or to none (false).")
@@ -149,7 +146,7 @@ class ListParamsBase(Params):
         default=False, help_text=_("Only records linked to at least one event that has not started yet (true).")
     )
     status = ListParam(
-        item_validator=status_filter,
+        validator=status_filter,
         wp_format="string",
         help_text=_("Statuses to list; only publish unless the caller may edit records of this kind."),
     )
@@ -186,12 +183,12 @@ class VenueFields(Params):
         validator=image_reference, wp_type="string", default=None, help_text=_("The featured image of the venue.")
     )
     geo_lat = RawParam(
-        validator=field_validator(coordinate(90, empty_clears=True)),
+        parse=coordinate(90, empty_clears=True),
         wp_format="double",
         help_text=_("The venue's latitude, in decimal degrees."),
     )
     geo_lng = RawParam(
-        validator=field_validator(coordinate(180, empty_clears=True)),
+        parse=coordinate(180, empty_clears=True),
         wp_format="double",
         help_text=_("The venue's longitude, in decimal degrees."),
     )

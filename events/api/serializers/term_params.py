@@ -8,7 +8,7 @@ from ...queries.params import (
     TermSelection, default_per_page, existing_event_id, existing_record_id, parse_record_id,
 )
 from ..params import (
-    ID_ITEMS, BooleanParam, ListParam, Params, PositiveIntegerParam, RawParam, StringParam, field_validator,
+    ID_ITEMS, BooleanParam, ListParam, Params, PositiveIntegerParam, RawParam, StringParam,
 )
 
 
@@ -51,10 +51,10 @@ class TermListParams(Params):
     )
     search = StringParam(non_empty=True, help_text=_("Terms whose name or slug contains this text."))
     exclude = ListParam(
-        item_validator=existing_term_items, wp_items=ID_ITEMS, help_text=_("Leave out the terms with these IDs.")
+        validator=existing_term_items, wp_items=ID_ITEMS, help_text=_("Leave out the terms with these IDs.")
     )
     include = ListParam(
-        item_validator=existing_term_items, wp_items=ID_ITEMS, help_text=_("Only the terms with these IDs.")
+        validator=existing_term_items, wp_items=ID_ITEMS, help_text=_("Only the terms with these IDs.")
     )
     order = StringParam(non_empty=True, help_text=_("The sort direction: asc or desc."))
     orderby = StringParam(
@@ -95,13 +95,9 @@ def route_params(taxonomy):
             "ListParams",
             (TermListParams,),
             **parent(existing_category, _("Only the direct children of this category.")),
-            post=RawParam(
-                validator=field_validator(existing_event_id),
-                wp_type="integer",
-                help_text=_("Only the terms of this event."),
-            ),
+            post=RawParam(parse=existing_event_id, wp_type="integer", help_text=_("Only the terms of this event.")),
             event=RawParam(
-                validator=field_validator(existing_event_id),
+                parse=existing_event_id,
                 wp_type="integer",
                 help_text=_("Only the terms of this event (wins over post)."),
             ),
