@@ -21,9 +21,7 @@ from ..params import (
 
 
 def event_not_found(record_id):
-    return errors.ApiError(
-        "rest-event-not-found", _("No event was found with the ID %(id)s.") % {"id": record_id}, 404
-    )
+    return errors.ApiError("rest-event-not-found", _("No event was found with the ID %(id)s.") % {"id": record_id}, 404)
 
 
 def find_event(queryset, record_id):

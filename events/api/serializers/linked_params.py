@@ -176,9 +176,7 @@ class VenueFields(Params):
     zip = _text(Venue, "zip", _("The venue's postal code."))
     phone = _text(Venue, "phone", _("The venue's phone number."))
     stateprovince = _text(Venue, "stateprovince", _("The venue's state or province."))
-    website = RawParam(
-        validator=website_or_empty, wp_type="string", default=None, help_text=_("The venue's website.")
-    )
+    website = RawParam(validator=website_or_empty, wp_type="string", default=None, help_text=_("The venue's website."))
     image = RawParam(
         validator=image_reference, wp_type="string", default=None, help_text=_("The featured image of the venue.")
     )

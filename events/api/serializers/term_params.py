@@ -53,9 +53,7 @@ class TermListParams(Params):
     exclude = ListParam(
         validator=existing_term_items, wp_items=ID_ITEMS, help_text=_("Leave out the terms with these IDs.")
     )
-    include = ListParam(
-        validator=existing_term_items, wp_items=ID_ITEMS, help_text=_("Only the terms with these IDs.")
-    )
+    include = ListParam(validator=existing_term_items, wp_items=ID_ITEMS, help_text=_("Only the terms with these IDs."))
     order = StringParam(non_empty=True, help_text=_("The sort direction: asc or desc."))
     orderby = StringParam(
         non_empty=True,

@@ -193,7 +193,7 @@ class EventViewSet(WPViewSet):
     # --- writes ---------------------------------------------------------------------------------
 
     def create(self, request, *args, **kwargs):
-        event = event_service.create_event(request.user, self.written_fields())
+        event = event_service.create_event(request.user, written_fields(self.params, self.sent))
         response = Response(self.write_record(event), status=201)
         response["Location"] = namespace_url(request, f"/events/{event.pk}")
         return response
@@ -202,8 +202,12 @@ class EventViewSet(WPViewSet):
         return self.apply_update(find_event(self.get_queryset(), self.params["id"]))
 
     def update_by_slug(self, request, *args, **kwargs):
+        """events.md §5: a slug naming no event is 404 rest-event-not-found (for ID 0), not the read routes' 400."""
         # The body `slug` beats the path one (README §3), so it names the event and renames nothing.
-        return self.apply_update(self.event_for_update_slug(self.params["slug"]), exclude=("slug",))
+        event_id = id_for_slug(Event, self.params["slug"])
+        if event_id is None:
+            raise event_not_found(0)
+        return self.apply_update(find_event(self.get_queryset(), event_id), exclude=("slug",))
 
     def destroy(self, request, *args, **kwargs):
         return self.trash(find_event(self.get_queryset(), self.path_record_id()))
@@ -212,23 +216,13 @@ class EventViewSet(WPViewSet):
 
     # --- steps ----------------------------------------------------------------------------------
 
-    def written_fields(self, exclude=()):
-        return written_fields(self.params, self.sent, exclude)
-
-    def event_for_update_slug(self, slug):
-        """events.md §5: a slug naming no event is 404 rest-event-not-found (for ID 0), not the read routes' 400."""
-        event_id = id_for_slug(Event, slug)
-        if event_id is None:
-            raise event_not_found(0)
-        return find_event(self.get_queryset(), event_id)
-
     def check_may_edit(self, event):
         if not roles.can_edit(self.request.user, event):
             raise errors.forbidden(self.request.user)
 
     def apply_update(self, event, exclude=()):
         self.check_may_edit(event)
-        event = event_service.update_event(event, self.request.user, self.written_fields(exclude))
+        event = event_service.update_event(event, self.request.user, written_fields(self.params, self.sent, exclude))
         return Response(self.write_record(event))
 
     def trash(self, event):
