@@ -268,8 +268,6 @@ SUMMARIES = {
     ("tags", "destroy"): _("Delete a tag"),
 }
 
-PATH_VARIABLE_DESCRIPTIONS = {"id": _("The ID of the record."), "slug": _("The slug of the record.")}
-
 RESPONSE_DESCRIPTIONS = {
     "200": _("The request succeeded."),
     "201": _("The record was created."),
@@ -373,8 +371,7 @@ def operation_parameters(route, action):
     parameters = []
     for name, schema in variables.items():
         # The path pattern decides what can be sent here (`\d+` is an integer), whatever the declaration.
-        description = _description(fields[name]) if name in fields else ""
-        description = description or str(PATH_VARIABLE_DESCRIPTIONS.get(name, ""))
+        description = _description(fields[name])
         # A path variable names a record, which may not exist (or be of another kind: 400).
         parameters.append(
             {"name": name, "in": "path", "description": description, "required": True, "schema": schema, SERVER_CHECKED: True}

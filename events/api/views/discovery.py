@@ -85,7 +85,5 @@ class NamespaceIndexViewSet(WPViewSet):
 class DocViewSet(WPViewSet):
     """`GET /doc`: the OpenAPI 3.0.0 document, generated per request in the request's language."""
 
-    params_classes = {"doc": Params}
-
     def doc(self, request, *args, **kwargs):
         return Response(build_document(request))
