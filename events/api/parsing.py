@@ -89,7 +89,4 @@ def collect_params(request, path_params):
     """All parameters of a request, merged with WordPress's precedence."""
     json_params, form_params = parse_body(request)
     query_params = parse_query_string(request.META.get("QUERY_STRING", ""))
-    merged = {}
-    for source in (path_params, query_params, form_params, json_params):
-        merged.update(source)
-    return merged
+    return {**path_params, **query_params, **form_params, **json_params}

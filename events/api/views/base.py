@@ -3,6 +3,7 @@ from django.contrib.auth.models import AnonymousUser
 from rest_framework import viewsets
 from rest_framework.negotiation import DefaultContentNegotiation
 
+from ... import roles
 from ...queries.pages import fetch_page
 from .. import errors
 from ..authentication import BasicAuthentication, SessionAuthentication, TokenAuthentication
@@ -86,6 +87,11 @@ class WPViewSet(viewsets.GenericViewSet):
             return list_response(self.collection, self.page_records(page), page, links)
 
         return remembered_list(self.request, statement, page, echoed, answer)
+
+    def check_may_edit(self, record):
+        """auth.md §3.2, the same by slug as by ID (§3.3)."""
+        if not roles.can_edit(self.request.user, record):
+            raise errors.forbidden(self.request.user)
 
     def path_record_id(self):
         """The ID of the record the path names: `id`, or `slug` as its Params validated it to an ID."""

@@ -16,7 +16,6 @@ from ...queries.params import MAX_RECORD_ID, effective_per_page, id_for_slug
 from ...queries.window import date_window
 from ...queries import visibility
 from ...services import events as event_service
-from .. import errors
 from ..links import marker_values, namespace_url
 from ..permissions import CanEditKind
 from ..renderers import JSONText
@@ -215,10 +214,6 @@ class EventViewSet(WPViewSet):
     destroy_by_slug = destroy
 
     # --- steps ----------------------------------------------------------------------------------
-
-    def check_may_edit(self, event):
-        if not roles.can_edit(self.request.user, event):
-            raise errors.forbidden(self.request.user)
 
     def apply_update(self, event, exclude=()):
         self.check_may_edit(event)

@@ -11,7 +11,6 @@ from ...queries.pages import ListStatement
 from ...queries.params import effective_per_page
 from ...queries.syntax import is_truthy
 from ...queries import visibility
-from .. import errors
 from ..context import api_context
 from ..links import marker_values, namespace_url
 from ..permissions import CanEditKind
@@ -157,7 +156,8 @@ class LinkedViewSet(WPViewSet):
         return response
 
     def update(self, request, *args, **kwargs):
-        record = self.editable_record()
+        record = self.get_record()
+        self.check_may_edit(record)
         fields = linked_fields(self.kind, self.params, self.sent)
         record = self.save_record(fields, request.user, instance=record)
         return self.write_response(record)
@@ -166,17 +166,10 @@ class LinkedViewSet(WPViewSet):
 
     def destroy(self, request, *args, **kwargs):
         """§6: permission on this record, then 410 when already trashed; `force` changes nothing."""
-        record = self.editable_record()
+        record = self.get_record()
+        self.check_may_edit(record)
         if record.status == PostStatus.TRASH:
             raise self.refusal("in_trash", record.pk)
         return self.write_response(self.trash_record(record))
 
     destroy_by_slug = destroy
-
-    def editable_record(self):
-        """auth.md §3.2 (and §3.3: by slug exactly as by ID)."""
-        record = self.get_record()
-        if not roles.can_edit(self.request.user, record):
-            raise errors.forbidden(self.request.user)
-        return record
-
