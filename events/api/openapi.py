@@ -428,11 +428,8 @@ def list_schema(collection):
         "required": [collection, "rest_url", "total", "total_pages"],
         "properties": {
             collection: {"type": "array", "items": _ref(RESOURCES[collection])},
-            "rest_url": {"type": "string"},
-            "next_rest_url": {"type": "string"},
-            "previous_rest_url": {"type": "string"},
-            "total": {"type": "integer", "minimum": 0},
-            "total_pages": {"type": "integer", "minimum": 0},
+            **{name: {"type": "string"} for name in ("rest_url", "next_rest_url", "previous_rest_url")},
+            **{name: {"type": "integer", "minimum": 0} for name in ("total", "total_pages")},
         },
     }
 

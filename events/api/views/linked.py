@@ -121,7 +121,7 @@ class LinkedViewSet(WPViewSet):
             ("per_page", per_page),
             ("search", params.get("search")),
             ("event", params.get("event")),
-            ("has_events", params["has_events"] if "has_events" in params else None),
+            ("has_events", params.get("has_events")),
             ("only_with_upcoming", params.get("only_with_upcoming") if "only_with_upcoming" in sent else None),
             ("status", visibility.echoed_status(user, self.kind, params.get("status"))),
             # The language chosen by parameter must survive into the page links (the path prefix does).
