@@ -210,7 +210,8 @@ def component_schemas():
                 "slug": _string(_("The venue slug.")),
                 "image": _image_or_false(_("The featured image of the venue.")),
                 **_as_written(
-                    VenueFields, ("address", "city", "country", "province", "state", "zip", "phone", "website", "stateprovince")
+                    VenueFields,
+                    ("address", "city", "country", "province", "state", "zip", "phone", "website", "stateprovince"),
                 ),
                 "geo_lat": {"type": "number", "description": _("The venue's latitude, in decimal degrees.")},
                 "geo_lng": {"type": "number", "description": _("The venue's longitude, in decimal degrees.")},

@@ -61,8 +61,8 @@ class LinkedViewSet(WPViewSet):
     def unlock_context(self):
         """§1.4: the `password` and `context=edit` that show a protected record unblanked."""
         raw = api_context(self.request).raw_params
-        password = raw.get("password")
-        return {"password": password if isinstance(password, str) else None, "edit_context": raw.get("context") == "edit"}
+        password = raw.get("password") if isinstance(raw.get("password"), str) else None
+        return {"password": password, "edit_context": raw.get("context") == "edit"}
 
     # --- list -----------------------------------------------------------------------------------
 
@@ -106,11 +106,7 @@ class LinkedViewSet(WPViewSet):
             values["has_events"] = is_truthy(params["has_events"])
         # Falsy means "no filter", not "without upcoming events" (§2).
         if is_truthy(params.get("only_with_upcoming", False)):
-            user = self.request.user
-            if visibility.may_filter_status(user, self.kind):
-                values["upcoming_statuses"] = visibility.listed_statuses(user, self.kind, params.get("status"))
-            else:
-                values["upcoming_statuses"] = [PostStatus.PUBLISH.value]
+            values["upcoming_statuses"] = visibility.listed_statuses(self.request.user, self.kind, params.get("status"))
         return values
 
     def echoed_filters(self, per_page):
