@@ -4,10 +4,16 @@ Each carries a human message (a lazily translated string, read in the language a
 shown) and, where the refusal is about one field, that field's domain name in `field`. The API maps
 them to the contract's codes at its edge (events.api.errors); the admin shows them on its forms.
 """
+from django.db import InterfaceError, OperationalError
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 
 CREATE, UPDATE, DELETE = "create", "update", "delete"
+
+# What a database that is down, unreachable, restarting, past its statement timeout, or ending a
+# transaction in a deadlock raises: a fault to retry, never a refusal of what was asked. Services let
+# these through (the API answers 503 with Retry-After); other database errors refuse the write.
+DATABASE_FAULTS = (OperationalError, InterfaceError)
 
 
 class CalendarError(Exception):

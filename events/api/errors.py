@@ -5,17 +5,16 @@ Domain refusals (events.exceptions) become ApiErrors here, in from_domain(), at 
 import logging
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
-from django.db import InterfaceError, OperationalError
 from django.http import Http404
 from django.utils.translation import gettext_lazy as _
 from rest_framework import exceptions as drf_exceptions
 from rest_framework.response import Response
 
 from .. import exceptions
+from .deadline import RequestTimedOut
 
 logger = logging.getLogger("events.api")
-# What a database that is down, unreachable, restarting or past its statement timeout raises.
-DATABASE_FAILURES = (OperationalError, InterfaceError)
+DATABASE_FAILURES = exceptions.DATABASE_FAULTS
 
 
 class ApiError(Exception):
@@ -172,6 +171,11 @@ def database_failure(request, error):
         getattr(request, "get_full_path", lambda: "?")(),
         error,
     )
+    if isinstance(error, RequestTimedOut):
+        return unavailable(
+            "rest_request_timeout",
+            _("The request took too long and was stopped; nothing was written. Try again shortly."),
+        )
     return database_unavailable()
 
 

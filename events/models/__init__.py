@@ -8,6 +8,7 @@ from .venue import Venue
 from .organizer import Organizer
 from .event import Event, EventOrganizer
 from .rendering import RenderedRecord
+from .idempotency import IdempotentRequest
 
 __all__ = [
     "ApplicationPassword",
@@ -15,6 +16,7 @@ __all__ = [
     "Category",
     "Event",
     "EventOrganizer",
+    "IdempotentRequest",
     "Organizer",
     "PostIdentity",
     "PostKind",
