@@ -6,7 +6,7 @@ from rest_framework.response import Response
 from ...conf import events_settings
 from .. import errors
 from ..links import rest_root
-from ..openapi import build_document
+from ..openapi import build_document, params_fields
 from ..params import Params, RawParam
 from ..routes import ROUTES
 from .base import WPViewSet
@@ -33,12 +33,7 @@ def describe_param(field):
 
 
 def endpoint_args(route, endpoint):
-    params_class = route.viewset.params_classes.get(endpoint.action) or Params
-    return {name: describe_param(field) for name, field in params_class().fields.items()}
-
-
-def route_key(route):
-    return f"/{route.namespace}{route.pattern}"
+    return {name: describe_param(field) for name, field in params_fields(route, endpoint.action).items()}
 
 
 def route_entry(request, route):
@@ -81,20 +76,14 @@ class NamespaceIndexViewSet(WPViewSet):
     def index(self, request, *args, **kwargs):
         if self.params["namespace"] != events_settings.namespace:
             raise errors.ApiError("rest_invalid_namespace", _("The specified namespace could not be found."), 404)
-        routes = {route_key(route): route_entry(request, route) for route in ROUTES}
+        routes = {f"/{route.namespace}{route.pattern}": route_entry(request, route) for route in ROUTES}
         return Response(
-            {
-                "namespace": events_settings.namespace,
-                "routes": routes,
-                "_links": {"up": [{"href": rest_root(request)}]},
-            }
+            {"namespace": events_settings.namespace, "routes": routes, "_links": {"up": [{"href": rest_root(request)}]}}
         )
 
 
 class DocViewSet(WPViewSet):
     """`GET /doc`: the OpenAPI 3.0.0 document, generated per request in the request's language."""
-
-    params_classes = {"doc": Params}
 
     def doc(self, request, *args, **kwargs):
         return Response(build_document(request))
