@@ -9,18 +9,6 @@ from collections.abc import Callable
 from html.entities import name2codepoint
 from urllib.parse import quote, quote_from_bytes, unquote_to_bytes
 
-__all__ = [
-    "autop",
-    "escape_html",
-    "escape_url",
-    "excerpt_words",
-    "normalize_lookup_slug",
-    "sanitize_text_field",
-    "sanitize_title",
-    "strip_tags",
-    "texturize",
-    "unique_slug",
-]
 
 # PHP's trim() strips exactly these characters, not Unicode whitespace: a title ending in a
 # no-break space keeps it in WordPress, so it must here too.
@@ -624,7 +612,6 @@ def sanitize_text_field(value: str) -> str:
 
 _EMAIL_LOCAL_PART = re.compile(r"[a-zA-Z0-9!#$%&'*+/=?^_`{|}~.-]+")
 _EMAIL_DOMAIN_LABEL = re.compile(r"[a-z0-9-]+", re.IGNORECASE | re.ASCII)
-_PHP_TRIMMED = " \t\n\r\0\x0b"
 
 
 def is_email(value: str) -> bool:
@@ -633,11 +620,11 @@ def is_email(value: str) -> bool:
     if len(value.encode("utf-8")) < 6 or value.find("@", 1) == -1:
         return False
     local, domain = value.split("@", 1)
-    if not _EMAIL_LOCAL_PART.fullmatch(local) or ".." in domain or domain.strip(_PHP_TRIMMED + ".") != domain:
+    if not _EMAIL_LOCAL_PART.fullmatch(local) or ".." in domain or domain.strip(_PHP_TRIM + ".") != domain:
         return False
     labels = domain.split(".")
     return len(labels) >= 2 and all(
-        label.strip(_PHP_TRIMMED + "-") == label and _EMAIL_DOMAIN_LABEL.fullmatch(label) for label in labels
+        label.strip(_PHP_TRIM + "-") == label and _EMAIL_DOMAIN_LABEL.fullmatch(label) for label in labels
     )
 
 

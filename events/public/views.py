@@ -334,7 +334,23 @@ class FeaturedEvents(EventList):
         return ListScope(heading=_("Featured events"), filters={"featured": True}, filename="featured-events.ics")
 
 
-class CategoryArchive(EventList):
+class TermArchive(EventList):
+    # The API list parameter selecting a term's events, and the word naming its calendar file.
+    FILTERS = {Taxonomy.CATEGORY: ("categories", "category"), Taxonomy.TAG: ("tags", "tag")}
+
+    def term_scope(self, term, heading):
+        parameter, word = self.FILTERS[term.taxonomy]
+        self.api_path = f"/events/?{parameter}={term.slug}"
+        self.tokens.append(("term", term.pk, term.slug, str(term.name)))
+        return ListScope(
+            heading=heading,
+            filters={parameter: [term.pk]},
+            filename=f"events-{word}-{unquote(term.slug)}.ics",
+            description=clean_html(autop(term.description or "")),
+        )
+
+
+class CategoryArchive(TermArchive):
     """`/events/category/{ancestors/}{slug}/`: events of one category, as `?categories={slug}` lists them."""
 
     def scope(self, path):
@@ -349,17 +365,10 @@ class CategoryArchive(EventList):
             query = self.request.META.get("QUERY_STRING", "")
             target = term_url(self.request, category, ancestors)
             return HttpResponseRedirect(f"{target}?{query}" if query else target, status=301)
-        self.api_path = f"/events/?categories={category.slug}"
-        self.tokens.append(("term", category.pk, category.slug, str(category.name)))
-        return ListScope(
-            heading=html_message(_("Events in %(category)s"), category=category.name),
-            filters={"categories": [category.pk]},
-            filename=f"events-category-{unquote(category.slug)}.ics",
-            description=clean_html(autop(category.description or "")),
-        )
+        return self.term_scope(category, html_message(_("Events in %(category)s"), category=category.name))
 
 
-class TagArchive(EventList):
+class TagArchive(TermArchive):
     """`/tag/{slug}/`: events with one tag, as `?tags={slug}` lists them."""
 
     def scope(self, slug):
@@ -367,14 +376,7 @@ class TagArchive(EventList):
         tag = Tag.objects.filter(slug=wanted).first() if wanted else None
         if tag is None:
             raise Http404("No such tag")
-        self.api_path = f"/events/?tags={tag.slug}"
-        self.tokens.append(("term", tag.pk, tag.slug, str(tag.name)))
-        return ListScope(
-            heading=html_message(_("Events tagged %(tag)s"), tag=tag.name),
-            filters={"tags": [tag.pk]},
-            filename=f"events-tag-{unquote(tag.slug)}.ics",
-            description=clean_html(autop(tag.description or "")),
-        )
+        return self.term_scope(tag, html_message(_("Events tagged %(tag)s"), tag=tag.name))
 
 
 class DayList(EventList):
@@ -639,12 +641,9 @@ class LinkedRecordPage(PasswordGate, EventList):
     def api_path_for(self, record):
         return "/"
 
-    def record_context(self, record):
-        raise NotImplementedError
-
     def events_filter(self, record):
-        """The filter values selecting the record's events."""
-        raise NotImplementedError
+        """The filter values selecting the record's events: `{"venue": [id]}` or `{"organizer": [id]}`."""
+        return {self.model._meta.model_name: [record.pk]}
 
     def calendar_file(self, slug):
         record = self.find(slug)
@@ -670,45 +669,29 @@ class LinkedRecordPage(PasswordGate, EventList):
             "record": record,
             "image": display.image(record.image, self.request),
             "description": display.description_html(record),
-            **self.record_context(record),
+            self.model._meta.model_name: self.card(record, self.request),
+            **self.page_context(queries.upcoming(**self.events_filter(record))),
         }
         if not record.password:
-            context["json_ld"] = json_ld_text({"@context": SCHEMA_CONTEXT, **self.json_ld(record)})
+            context["json_ld"] = json_ld_text({"@context": SCHEMA_CONTEXT, **self.json_ld(record, self.request)})
         return context
 
 
 class VenuePage(LinkedRecordPage):
     template_name = "events/public/venue.html"
     model = Venue
+    card = staticmethod(display.venue_card)
+    json_ld = staticmethod(venue_json_ld)
 
     def api_path_for(self, venue):
         return f"/events/?venue={venue.pk}"
-
-    def json_ld(self, venue):
-        return venue_json_ld(venue, self.request)
-
-    def events_filter(self, venue):
-        return {"venue": [venue.pk]}
-
-    def record_context(self, venue):
-        return {"venue": display.venue_card(venue, self.request), **self.page_context(queries.upcoming(**self.events_filter(venue)))}
 
 
 class OrganizerPage(LinkedRecordPage):
     template_name = "events/public/organizer.html"
     model = Organizer
-
-    def json_ld(self, organizer):
-        return organizer_json_ld(organizer, self.request)
-
-    def events_filter(self, organizer):
-        return {"organizer": [organizer.pk]}
-
-    def record_context(self, organizer):
-        return {
-            "organizer": display.organizer_card(organizer, self.request),
-            **self.page_context(queries.upcoming(**self.events_filter(organizer))),
-        }
+    card = staticmethod(display.organizer_card)
+    json_ld = staticmethod(organizer_json_ld)
 
 
 # --- calendar files -----------------------------------------------------------------------------
@@ -727,30 +710,22 @@ def calendar_name(heading):
 # --- errors -------------------------------------------------------------------------------------
 
 
-class NotFoundPage(PublicPage):
+class ErrorPage(PublicPage):
     template_name = "events/public/404.html"
-
-    def load(self, **kwargs):
-        return {"heading": _("Page not found")}
-
-
-class BadRequestPage(NotFoundPage):
-    def load(self, **kwargs):
-        return {"heading": _("This address is not valid")}
+    cacheable = False
 
 
 def page_not_found(request, exception=None):
     """A site's `handler404`: the calendar's look, and discovery like every other page."""
-    return _error_page(NotFoundPage, request, 404)
+    return _error_page(request, 404, _("Page not found"))
 
 
 def bad_request(request, exception=None):
     """A malformed page number, month or record ID: 400 with the calendar's look (also a `handler400`)."""
-    return _error_page(BadRequestPage, request, 400)
+    return _error_page(request, 400, _("This address is not valid"))
 
 
-def _error_page(page_class, request, status):
-    view = page_class()
+def _error_page(request, status, heading):
+    view = ErrorPage()
     view.setup(request)
-    view.cacheable = False
-    return view.respond(view.load(), status=status)
+    return view.respond({"heading": heading}, status=status)
