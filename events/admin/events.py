@@ -108,11 +108,7 @@ class EventOrganizerInline(SortableTabularInline):
         return obj is None and roles.has_right(request.user, Event.KIND, roles.EDIT) or (
             obj is not None and roles.can_edit(request.user, obj))
 
-    def has_change_permission(self, request, obj=None):
-        return self.has_add_permission(request, obj)
-
-    def has_delete_permission(self, request, obj=None):
-        return self.has_add_permission(request, obj)
+    has_change_permission = has_delete_permission = has_add_permission
 
 
 def linked_organizers(formsets):

@@ -71,14 +71,10 @@ class TermAdminBase(ServiceWrites, TranslationTabs, TranslationAdmin):
     def has_view_permission(self, request, obj=None):
         return roles.has_capability(request.user, self.capability) or roles.has_right(request.user, Event.KIND, roles.EDIT)
 
-    def has_add_permission(self, request):
-        return roles.has_capability(request.user, self.capability)
-
     def has_change_permission(self, request, obj=None):
         return roles.has_capability(request.user, self.capability)
 
-    def has_delete_permission(self, request, obj=None):
-        return roles.has_capability(request.user, self.capability)
+    has_add_permission = has_delete_permission = has_change_permission
 
     def save_record(self, request, term, form, formsets, creating):
         """Through the API's term service: names stored as WordPress stores them, the slug made or checked."""
@@ -141,14 +137,10 @@ class TermPickerAdmin(admin.ModelAdmin):
         return roles.has_right(request.user, Event.KIND, roles.EDIT) or any(
             roles.has_capability(request.user, c) for c in (roles.MANAGE_CATEGORIES, roles.MANAGE_TAGS))
 
-    def has_add_permission(self, request):
-        return False
-
     def has_change_permission(self, request, obj=None):
         return False
 
-    def has_delete_permission(self, request, obj=None):
-        return False
+    has_add_permission = has_delete_permission = has_change_permission
 
     def get_search_results(self, request, queryset, search_term):
         queryset, distinct = super().get_search_results(request, queryset, search_term)

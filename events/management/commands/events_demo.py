@@ -397,33 +397,9 @@ class Command(BaseCommand):
         now = timezone.now()
         published = now - dt.timedelta(days=14)
 
-        venues, venue_zones = {}, {}
-        for spec in VENUES:
-            venue = Venue(
-                **translations("title", spec["title"]), **translations("description", spec["description"]),
-                address=spec["address"], city=spec["city"], state=spec.get("state", ""),
-                province=spec.get("province", ""), zip=spec["zip"], country=spec["country"], phone=spec["phone"],
-                website=spec["website"], status=PostStatus.PUBLISH, author=author, date=published,
-            )
-            venue.stateprovince = Venue.derive_stateprovince(venue.state, venue.province, venue.country)
-            if spec["geo"]:
-                venue.geo_lat, venue.geo_lng = spec["geo"]
-            assign_post_slug(venue)
-            venue.save()
-            venues[spec["key"]] = venue
-            venue_zones[spec["key"]] = spec["zone"]
-
-        organizers = {}
-        for spec in ORGANIZERS:
-            organizer = Organizer(
-                **translations("title", spec["title"]), **translations("description", spec["description"]),
-                email=spec["email"], phone=spec["phone"], website=spec["website"], status=PostStatus.PUBLISH,
-                author=author, date=published,
-            )
-            assign_post_slug(organizer)
-            organizer.save()
-            organizers[spec["key"]] = organizer
-
+        venues = {spec["key"]: self.linked_record(Venue, spec, author, published) for spec in VENUES}
+        venue_zones = {spec["key"]: spec["zone"] for spec in VENUES}
+        organizers = {spec["key"]: self.linked_record(Organizer, spec, author, published) for spec in ORGANIZERS}
         terms = {}
         for key, names, parent in CATEGORIES:
             terms[key] = self.term(Category(parent=terms.get(parent)), names)
@@ -468,6 +444,19 @@ class Command(BaseCommand):
         read_cache.invalidate()
         return {"events": len(events), "venues": len(venues), "organizers": len(organizers),
                 "categories": len(CATEGORIES), "tags": len(TAGS)}
+
+    @staticmethod
+    def linked_record(model, spec, author, date):
+        """A published venue or organizer; the spec's items other than these few are its model fields."""
+        fields = {name: value for name, value in spec.items() if name not in ("key", "title", "description", "geo", "zone")}
+        record = model(**translations("title", spec["title"]), **translations("description", spec["description"]),
+                       **fields, status=PostStatus.PUBLISH, author=author, date=date)
+        if model is Venue:
+            record.stateprovince = Venue.derive_stateprovince(record.state, record.province, record.country)
+            record.geo_lat, record.geo_lng = spec["geo"] or (None, None)
+        assign_post_slug(record)
+        record.save()
+        return record
 
     @staticmethod
     def term(term, names):
