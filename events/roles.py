@@ -14,13 +14,6 @@ from .models import PostKind, PostStatus
 
 ADMINISTRATOR, EDITOR, AUTHOR, CONTRIBUTOR, SUBSCRIBER = "administrator", "editor", "author", "contributor", "subscriber"
 ROLES = [ADMINISTRATOR, EDITOR, AUTHOR, CONTRIBUTOR, SUBSCRIBER]
-ROLE_LABELS = {
-    ADMINISTRATOR: _("Administrator"),
-    EDITOR: _("Editor"),
-    AUTHOR: _("Author"),
-    CONTRIBUTOR: _("Contributor"),
-    SUBSCRIBER: _("Subscriber"),
-}
 
 # The plural word of each kind in permission codenames (events.edit_venues, ...).
 KIND_PLURAL = {PostKind.EVENT: "events", PostKind.VENUE: "venues", PostKind.ORGANIZER: "organizers"}

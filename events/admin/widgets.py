@@ -19,26 +19,13 @@ from ..text import autop
 from .images import thumbnail_url
 
 
-class BrowserDateInput(forms.DateInput):
-    input_type = "date"
-
-    def __init__(self, attrs=None):
-        super().__init__(attrs, format="%Y-%m-%d")
-
-
-class BrowserTimeInput(forms.TimeInput):
-    input_type = "time"
-
-    def __init__(self, attrs=None):
-        super().__init__(attrs, format="%H:%M")
-
-
 class DateAndMinuteWidget(AdminSplitDateTime):
     """The browser's own date and time inputs, to the minute. Unlike the admin's calendar they honour
     `min`, which keeps an event's end from being picked before its start (event_times.js)."""
 
     def __init__(self, attrs=None):
-        forms.MultiWidget.__init__(self, [BrowserDateInput(), BrowserTimeInput()], attrs)
+        dates_and_times = [forms.DateInput({"type": "date"}, "%Y-%m-%d"), forms.TimeInput({"type": "time"}, "%H:%M")]
+        forms.MultiWidget.__init__(self, dates_and_times, attrs)
 
 
 class WallClockField(forms.SplitDateTimeField):
@@ -70,11 +57,6 @@ class TaxonomyAutocomplete(AutocompleteSelectMultiple):
 
     def get_url(self):
         return f"{super().get_url()}?{urlencode({'taxonomy': self.taxonomy})}"
-
-
-class TermChoiceField(forms.ModelMultipleChoiceField):
-    def label_from_instance(self, obj):
-        return str(obj)
 
 
 class RichTextEditor(AdminProseEditorWidget):

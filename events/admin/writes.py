@@ -19,14 +19,16 @@ def given(form, creating, *names):
     return bool(present) and (creating or any(name in form.changed_data for name in present))
 
 
+def translated(field):
+    """The language columns of a translated field, one row each: translation_tabs.js turns them into
+    language tabs (without scripts they stay one under another)."""
+    return tuple(build_localized_fieldname(field, language) for language in AVAILABLE_LANGUAGES)
+
+
 def translations(form, field):
     """{language: text} of a translated field's form fields, for the languages the form shows."""
-    names = {language: build_localized_fieldname(field, language) for language in AVAILABLE_LANGUAGES}
+    names = dict(zip(AVAILABLE_LANGUAGES, translated(field), strict=True))
     return {language: form.cleaned_data.get(name) or "" for language, name in names.items() if name in form.fields}
-
-
-def translated_given(form, creating, field):
-    return given(form, creating, *(build_localized_fieldname(field, language) for language in AVAILABLE_LANGUAGES))
 
 
 class RefusalsShown:

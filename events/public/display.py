@@ -84,11 +84,6 @@ def map_url(venue):
     return f"{MAP_SEARCH_URL}?{urlencode({'api': 1, 'query': query})}"
 
 
-def _shown(flag):
-    """Map flags never stored (None) read as true, as the API reads them."""
-    return True if flag is None else bool(flag)
-
-
 def venue_card(venue, request, show_map_link=None, locked=False):
     """What a page shows of a venue; `locked` (password-protected) keeps only its name."""
     card = {
@@ -98,7 +93,9 @@ def venue_card(venue, request, show_map_link=None, locked=False):
     }
     if locked:
         return card
-    wants_map = _shown(venue.show_map_link if show_map_link is None else show_map_link)
+    flag = venue.show_map_link if show_map_link is None else show_map_link
+    # A map flag never stored (None) reads as true, as the API reads it.
+    wants_map = flag is None or bool(flag)
     card.update(
         address=address_lines(venue),
         map_url=map_url(venue) if wants_map else None,

@@ -89,6 +89,23 @@ def language_links(request):
     return links
 
 
+def conditional_response(request, etag, last_modified, build):
+    """`build()`, or a 304 when the client holds this version already (`last_modified` may be None)."""
+    timestamp = int(last_modified.timestamp()) if last_modified is not None else None
+    response = get_conditional_response(request, etag=etag, last_modified=timestamp) or build()
+    response["ETag"] = etag
+    if timestamp is not None:
+        response["Last-Modified"] = http_date(timestamp)
+    patch_cache_control(response, no_cache=True)
+    return response
+
+
+def without_body_for_head(request, response):
+    if request.method == "HEAD":
+        response.content = b""
+    return response
+
+
 def freshness_floor(now=None):
     """The last midnight, in UTC or in the site zone, whichever came later.
 
@@ -129,11 +146,12 @@ class PublicPage(View):
         # Answered here rather than raised to Django, whose DEBUG pages would show a visitor's
         # malformed URL as a stack trace: every 4xx of the calendar looks like the calendar.
         try:
-            return super().dispatch(request, *args, **kwargs)
+            response = super().dispatch(request, *args, **kwargs)
         except Http404:
-            return page_not_found(request)
+            response = page_not_found(request)
         except BadRequest:
-            return bad_request(request)
+            response = bad_request(request)
+        return without_body_for_head(request, response)
 
     def get(self, request, *args, **kwargs):
         if wants_calendar_file(request):
@@ -157,19 +175,14 @@ class PublicPage(View):
         if len(events) > queries.FEED_LIMIT:
             events, limit = events[: queries.FEED_LIMIT], queries.FEED_LIMIT
         body = ical.calendar_file(events, request, calendar_name(name), limit)
-        etag = f'W/"{hashlib.sha256(body).hexdigest()[:32]}"'
-        timestamp = int(last_modified.timestamp()) if last_modified is not None else None
-        response = get_conditional_response(request, etag=etag, last_modified=timestamp)
-        if response is None:
+
+        def download():
             response = HttpResponse(body, content_type=ical.MEDIA_TYPE)
             response["Content-Disposition"] = content_disposition_header(True, filename)
-        response["ETag"] = etag
-        if timestamp is not None:
-            response["Last-Modified"] = http_date(timestamp)
-        patch_cache_control(response, no_cache=True)
-        if request.method == "HEAD":
-            response.content = b""
-        return response
+            return response
+
+        etag = f'W/"{hashlib.sha256(body).hexdigest()[:32]}"'
+        return conditional_response(request, etag, last_modified, download)
 
     def subscription(self, context):
         """(path, heading) of the list whose upcoming events a subscription from this page follows, or None."""
@@ -178,32 +191,22 @@ class PublicPage(View):
     def respond(self, context, status=200):
         request = self.request
         discovery = discover(request, self.api_path)
-        last_modified, etag = self.validators() if self.cacheable and status == 200 else (None, None)
-        response = None
-        if last_modified is not None:
-            response = get_conditional_response(request, etag=etag, last_modified=int(last_modified.timestamp()))
-        if response is None:
-            languages = language_links(request)
+
+        def page():
             subscription = self.subscription(context) if status == 200 and not context.get("locked") else None
             if subscription is not None:
                 path, heading = subscription
                 context["subscribe"] = subscribe.subscribe_menu(request, path, calendar_name(heading))
-            response = render(
-                request,
-                self.template_name,
-                {**context, "discovery": discovery, "languages": languages, "nav": self.nav()},
-                status=status,
-            )
-        if last_modified is not None:
-            response["Last-Modified"] = http_date(last_modified.timestamp())
-            response["ETag"] = etag
-            patch_cache_control(response, no_cache=True)
+            extra = {"discovery": discovery, "languages": language_links(request), "nav": self.nav()}
+            return render(request, self.template_name, {**context, **extra}, status=status)
+
+        if self.cacheable and status == 200:
+            last_modified, etag = self.validators()
+            response = conditional_response(request, etag, last_modified, page)
         else:
+            response = page()
             patch_cache_control(response, private=True, no_cache=True)
-        discovery.apply(response)
-        if request.method == "HEAD":
-            response.content = b""
-        return response
+        return discovery.apply(response)
 
     def validators(self):
         """(Last-Modified, ETag) of what the page shows.
@@ -728,4 +731,4 @@ def bad_request(request, exception=None):
 def _error_page(request, status, heading):
     view = ErrorPage()
     view.setup(request)
-    return view.respond({"heading": heading}, status=status)
+    return without_body_for_head(request, view.respond({"heading": heading}, status=status))

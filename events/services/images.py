@@ -391,8 +391,6 @@ def import_image_from_url(url, user):
     try:
         content = _download(urllib.parse.urlunsplit(parts), events_settings.IMAGE_IMPORT_TIMEOUT,
                             events_settings.IMAGE_IMPORT_MAX_BYTES)
-    except ImageImportError:
-        raise
     except urllib.error.HTTPError as error:
         raise ImageImportError(_("The image URL answered with an error.")) from error
     except (urllib.error.URLError, http.client.HTTPException, OSError, ValueError) as error:
