@@ -514,35 +514,59 @@ def _password_digest(password):
     return salted_hmac(PASSWORD_COOKIE_SALT, password).hexdigest()
 
 
-class PasswordGate:
-    """Password-protected records show a form; the right password unlocks them for ten days.
+class RecordPage:
+    """A page about one published record (drafts, private and trashed records are 404s).
 
-    As in WordPress, the cookie holds (a keyed hash of) the last password entered, so it unlocks
-    every record sharing that password. It is signed and never holds the password itself.
+    Password-protected records show a form; the right password unlocks them for ten days. As in
+    WordPress, the cookie holds (a keyed hash of) the last password entered, so it unlocks every
+    record sharing that password. It is signed and never holds the password itself.
     """
 
     http_method_names = ["get", "head", "post"]
 
-    def unlocked(self, record):
-        if not record.password:
-            return True
-        digest = self.request.get_signed_cookie(PASSWORD_COOKIE, default=None, salt=PASSWORD_COOKIE_SALT)
-        return digest is not None and constant_time_compare(digest, _password_digest(record.password))
+    def find(self, slug, for_file=False):
+        """The record `slug` names; a password-protected one has no calendar file, whatever password
+        cookie comes along."""
+        record = self.published(slug)
+        if record is None or (for_file and record.password):
+            raise Http404("No such page")
+        self.api_path = self.api_path_for(record)
+        return record
+
+    def api_path_for(self, record):
+        return "/"
 
     def gate(self, record):
         """The context of the locked page, or None when the record is readable."""
-        if self.unlocked(record):
-            if record.password:
-                self.cacheable = False
+        if not record.password:
             return None
+        # The page depends on the reader's password cookie.
         self.cacheable = False
+        digest = self.request.get_signed_cookie(PASSWORD_COOKIE, default=None, salt=PASSWORD_COOKIE_SALT)
+        if digest is not None and constant_time_compare(digest, _password_digest(record.password)):
+            return None
         return {"heading": display.title_html(record), "locked": True}
+
+    def load(self, slug):
+        record = self.find(slug)
+        locked = self.gate(record)
+        if locked is not None:
+            return locked
+        context = {
+            "heading": display.title_html(record),
+            "image": display.image(record.image, self.request),
+            "description": display.description_html(record),
+            **self.record_context(record),
+        }
+        # The API leaves json_ld out of password-protected records, even for readers who unlocked them.
+        if not record.password:
+            context["json_ld"] = json_ld_text(self.json_ld(record))
+        return context
 
     def post(self, request, *args, **kwargs):
         record = self.find(**kwargs)
         given = request.POST.get("post_password", "")
         if record.password and not constant_time_compare(given, record.password):
-            self.api_path = self.api_path_for(record)
             context = {"heading": display.title_html(record), "locked": True, "wrong_password": True}
             return self.respond(context, status=403)
         response = HttpResponseRedirect(request.path, status=303)
@@ -565,49 +589,36 @@ class PasswordGate:
         return response
 
 
-class EventPage(PasswordGate, PublicPage):
-    """`/event/{slug}/`: one published event (drafts, private and trashed events are 404s)."""
+class EventPage(RecordPage, PublicPage):
+    """`/event/{slug}/`: one published event."""
 
     template_name = "events/public/event.html"
-
-    def find(self, slug):
-        event = queries.published_event(slug)
-        if event is None:
-            raise Http404("No such event")
-        return event
+    published = staticmethod(queries.published_event)
 
     def api_path_for(self, event):
         return f"/events/{event.pk}"
 
+    def json_ld(self, event):
+        return event_json_ld(event, self.request)
+
     def calendar_file(self, slug):
-        """The event alone; a password-protected one has no file, whatever password cookie comes along."""
-        event = self.find(slug)
-        if event.password:
-            raise Http404("No such event")
+        event = self.find(slug, for_file=True)
         return self.calendar_response([event], ical.title_text(event), f"{unquote(event.slug)}.ics", ical.last_changed(event))
 
-    def load(self, slug):
+    def record_context(self, event):
         request = self.request
-        event = self.find(slug)
-        self.api_path = self.api_path_for(event)
-        locked = self.gate(event)
-        if locked is not None:
-            return locked
         organizers = [link.organizer for link in event.organizer_links.all()]
         venue = event.venue if event.venue_id is not None else None
         self.records.extend([event, *([venue] if venue is not None else []), *organizers])
         terms = list(event.terms.all())
         self.tokens.extend((term.pk, term.slug, str(term.name)) for term in terms)
         tree = CategoryTree()
-        context = {
-            "heading": display.title_html(event),
+        return {
             "event": event,
             "when": display.when(event),
-            "image": display.image(event.image, request),
             "cost": cost_fields(event)[0],
             "website": display.web_link(event.website),
             "website_label": event.website,
-            "description": display.description_html(event),
             "venue": display.venue_card(venue, request, event.show_map_link, bool(venue.password)) if venue else None,
             "organizers": [display.organizer_card(organizer, request, bool(organizer.password)) for organizer in organizers],
             "categories": display.term_links([t for t in terms if t.taxonomy == Taxonomy.CATEGORY], request, tree),
@@ -615,10 +626,6 @@ class EventPage(PasswordGate, PublicPage):
             "google_calendar_url": subscribe.google_calendar_link(event, request),
             "ical_url": f"{post_url(request, event)}ical/",
         }
-        # The API leaves json_ld out of password-protected events, even for readers who unlocked them.
-        if not event.password:
-            context["json_ld"] = json_ld_text(event_json_ld(event, request))
-        return context
 
 
 class EventCalendarFile(EventPage):
@@ -630,29 +637,23 @@ class EventCalendarFile(EventPage):
         return self.calendar_file(**kwargs)
 
 
-class LinkedRecordPage(PasswordGate, EventList):
+class LinkedRecordPage(RecordPage, EventList):
     """A venue or organizer page: the record, then its upcoming events."""
 
     model = None
 
-    def find(self, slug):
-        record = queries.published_record(self.model, slug)
-        if record is None:
-            raise Http404("No such page")
-        return record
+    def published(self, slug):
+        return queries.published_record(self.model, slug)
 
-    def api_path_for(self, record):
-        return "/"
+    def json_ld(self, record):
+        return {"@context": SCHEMA_CONTEXT, **self.linked_json_ld(record, self.request)}
 
     def events_filter(self, record):
         """The filter values selecting the record's events: `{"venue": [id]}` or `{"organizer": [id]}`."""
         return {self.model._meta.model_name: [record.pk]}
 
     def calendar_file(self, slug):
-        record = self.find(slug)
-        if record.password:
-            raise Http404("No such page")
-        self.api_path = self.api_path_for(record)
+        record = self.find(slug, for_file=True)
         scope = ListScope(
             heading=display.title_html(record),
             filters=self.events_filter(record),
@@ -660,31 +661,20 @@ class LinkedRecordPage(PasswordGate, EventList):
         )
         return self.scope_calendar_file(scope)
 
-    def load(self, slug):
-        record = self.find(slug)
-        self.api_path = self.api_path_for(record)
-        locked = self.gate(record)
-        if locked is not None:
-            return locked
+    def record_context(self, record):
         self.records.append(record)
-        context = {
-            "heading": display.title_html(record),
+        return {
             "record": record,
-            "image": display.image(record.image, self.request),
-            "description": display.description_html(record),
             self.model._meta.model_name: self.card(record, self.request),
             **self.page_context(queries.upcoming(**self.events_filter(record))),
         }
-        if not record.password:
-            context["json_ld"] = json_ld_text({"@context": SCHEMA_CONTEXT, **self.json_ld(record, self.request)})
-        return context
 
 
 class VenuePage(LinkedRecordPage):
     template_name = "events/public/venue.html"
     model = Venue
     card = staticmethod(display.venue_card)
-    json_ld = staticmethod(venue_json_ld)
+    linked_json_ld = staticmethod(venue_json_ld)
 
     def api_path_for(self, venue):
         return f"/events/?venue={venue.pk}"
@@ -694,7 +684,7 @@ class OrganizerPage(LinkedRecordPage):
     template_name = "events/public/organizer.html"
     model = Organizer
     card = staticmethod(display.organizer_card)
-    json_ld = staticmethod(organizer_json_ld)
+    linked_json_ld = staticmethod(organizer_json_ld)
 
 
 # --- calendar files -----------------------------------------------------------------------------
