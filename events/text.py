@@ -656,19 +656,13 @@ def _normalize_entity(match: re.Match[str]) -> str:
     name, decimal, hexadecimal = match.group("name", "decimal", "hex")
     if name is not None:
         return match.group(0) if name in name2codepoint else "&amp;" + match.group(0)[1:]
-    if decimal is not None:
-        if decimal == "0":  # PHP's empty("0"): WordPress drops the entity altogether
-            return ""
-        if _is_valid_code_point(int(decimal)):
-            return f"&#{decimal.lstrip('0').rjust(3, '0')};"
+    if decimal is None and hexadecimal is None:
+        return "&amp;"
+    if "0" in (decimal, hexadecimal):  # PHP's empty("0"): WordPress drops the entity altogether
+        return ""
+    if not _is_valid_code_point(int(decimal) if decimal is not None else int(hexadecimal, 16)):
         return "&amp;" + match.group(0)[1:]
-    if hexadecimal is not None:
-        if hexadecimal == "0":
-            return ""
-        if _is_valid_code_point(int(hexadecimal, 16)):
-            return f"&#x{hexadecimal.lstrip('0')};"
-        return "&amp;" + match.group(0)[1:]
-    return "&amp;"
+    return f"&#{decimal.lstrip('0').rjust(3, '0')};" if decimal is not None else f"&#x{hexadecimal.lstrip('0')};"
 
 
 def escape_html(value: str) -> str:

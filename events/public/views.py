@@ -426,20 +426,21 @@ class MonthGrid(PublicPage):
     nav_current = "month"
 
     def requested_month(self):
+        """The first and last day of the month asked for (this month by default)."""
         raw = self.request.GET.get("month")
         if raw is None:
-            today = timezone.localdate()
-            return dt.date(today.year, today.month, 1)
-        match = MONTH_PARAM.match(raw)
-        # Years 1 and 9999 would push the grid's padding weeks outside what dates can hold.
-        if not match or not 1 <= int(match.group(2)) <= 12 or not 2 <= int(match.group(1)) <= 9998:
-            raise BadRequest("month must be YYYY-MM")
-        return dt.date(int(match.group(1)), int(match.group(2)), 1)
+            first = timezone.localdate().replace(day=1)
+        else:
+            match = MONTH_PARAM.match(raw)
+            # Years 1 and 9999 would push the grid's padding weeks outside what dates can hold.
+            if not match or not 1 <= int(match.group(2)) <= 12 or not 2 <= int(match.group(1)) <= 9998:
+                raise BadRequest("month must be YYYY-MM")
+            first = dt.date(int(match.group(1)), int(match.group(2)), 1)
+        return first, first.replace(day=calendar.monthrange(first.year, first.month)[1])
 
     def calendar_file(self, **kwargs):
         """The month's own days (not the grid's padding weeks), narrowed by the query's API list filters."""
-        first = self.requested_month()
-        last = first.replace(day=calendar.monthrange(first.year, first.month)[1])
+        first, last = self.requested_month()
         query = queries.feed_filters(self.request.META.get("QUERY_STRING", ""), dated=False)
         events = queries.feed_events({"window": queries.day_window(first, last)}, query)
         heading = formats.date_format(first, "YEAR_MONTH_FORMAT")
@@ -449,8 +450,7 @@ class MonthGrid(PublicPage):
         return reverse("events_public:events"), _("Upcoming events")
 
     def load(self, **kwargs):
-        first = self.requested_month()
-        last = first.replace(day=calendar.monthrange(first.year, first.month)[1])
+        first, last = self.requested_month()
         # Django counts weekdays from Sunday (0), Python from Monday (0).
         week_start = (int(formats.get_format("FIRST_DAY_OF_WEEK")) - 1) % 7
         grid_start = first - dt.timedelta(days=(first.weekday() - week_start) % 7)
@@ -467,26 +467,22 @@ class MonthGrid(PublicPage):
                 days.setdefault(day, []).append((event, day != begins))
                 day += dt.timedelta(days=1)
         today = timezone.localdate()
-        weeks, day = [], grid_start
-        while day <= grid_end:
-            week = []
-            for _offset in range(7):
-                listed = days.get(day, [])
-                week.append({
-                    "date": day,
-                    "url": reverse("events_public:day", kwargs={"day": day.isoformat()}),
-                    "in_month": day.month == first.month,
-                    "today": day == today,
-                    "events": [self.grid_card(event, continued) for event, continued in listed[:DAY_LIMIT]],
-                    "more": max(0, len(listed) - DAY_LIMIT),
-                })
-                day += dt.timedelta(days=1)
-            weeks.append(week)
+        cells = []
+        for day in (grid_start + dt.timedelta(days=n) for n in range((grid_end - grid_start).days + 1)):
+            listed = days.get(day, [])
+            cells.append({
+                "date": day,
+                "url": reverse("events_public:day", kwargs={"day": day.isoformat()}),
+                "in_month": day.month == first.month,
+                "today": day == today,
+                "events": [self.grid_card(event, continued) for event, continued in listed[:DAY_LIMIT]],
+                "more": max(0, len(listed) - DAY_LIMIT),
+            })
         weekdays = [(week_start + n) % 7 for n in range(7)]
         return {
             "heading": formats.date_format(first, "YEAR_MONTH_FORMAT"),
             "weekdays": [{"name": WEEKDAYS[n], "abbr": WEEKDAYS_ABBR[n]} for n in weekdays],
-            "weeks": weeks,
+            "weeks": [cells[start:start + 7] for start in range(0, len(cells), 7)],
             "truncated": truncated,
             "previous_url": self.month_url(_month_shift(first, -1)),
             "next_url": self.month_url(_month_shift(first, 1)),
