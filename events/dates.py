@@ -213,9 +213,7 @@ def parse_date_input(value, tz: dt.tzinfo, now: dt.datetime) -> ParsedDate:
         # WordPress treats a numeric date parameter as a Unix timestamp (Tribe__Date_Utils::is_timestamp).
         if isinstance(value, bool):
             raise ValueError("A boolean is not a date")
-        if isinstance(value, int):
-            return _from_epoch(value)
-        if isinstance(value, float):
+        if isinstance(value, (int, float)):
             if not math.isfinite(value):
                 raise ValueError("Timestamp must be finite")
             return _from_epoch(value)

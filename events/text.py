@@ -21,9 +21,7 @@ def _php_trim(value: str) -> str:
     return value.strip(_PHP_TRIM)
 
 
-# ---------------------------------------------------------------------------------------------
-# Tags
-# ---------------------------------------------------------------------------------------------
+# --- Tags ----------------------------------------------------------------------------------------
 
 
 def strip_tags(value: str) -> str:
@@ -78,9 +76,7 @@ def _strip_all_tags(value: str) -> str:
     return _php_trim(strip_tags(_SCRIPT_OR_STYLE.sub("", value)))
 
 
-# ---------------------------------------------------------------------------------------------
-# texturize (wptexturize + convert_chars + trim, the default `the_title` filters)
-# ---------------------------------------------------------------------------------------------
+# --- texturize (wptexturize + convert_chars + trim, the default `the_title` filters) -------------
 
 _OPENING_QUOTE = "&#8220;"
 _CLOSING_QUOTE = "&#8221;"
@@ -283,9 +279,7 @@ def _track_no_texturize_element(tag: str, stack: list[str]) -> None:
         stack.pop()
 
 
-# ---------------------------------------------------------------------------------------------
-# autop (wpautop)
-# ---------------------------------------------------------------------------------------------
+# --- autop (wpautop) -----------------------------------------------------------------------------
 
 _ALL_BLOCKS = (
     r"(?:table|thead|tfoot|caption|col|colgroup|tbody|tr|td|th|div|dl|dd|dt|ul|ol|li|pre|form|map|area"
@@ -402,9 +396,7 @@ def autop(text: str) -> str:
     return _php_trim(text)
 
 
-# ---------------------------------------------------------------------------------------------
-# Slugs (sanitize_title / sanitize_title_for_query / wp_unique_post_slug)
-# ---------------------------------------------------------------------------------------------
+# --- Slugs (sanitize_title / sanitize_title_for_query / wp_unique_post_slug) ---------------------
 
 # remove_accents() maps these letters, which have no canonical decomposition, by hand.
 _UNDECOMPOSABLE_LETTERS = {
@@ -584,9 +576,7 @@ def unique_slug(base: str, taken: Callable[[str], bool], max_length: int = SLUG_
         suffix += 1
 
 
-# ---------------------------------------------------------------------------------------------
-# Plain text, excerpts and escaping
-# ---------------------------------------------------------------------------------------------
+# --- Plain text, excerpts and escaping -----------------------------------------------------------
 
 _LESS_THAN = re.compile(r"<[^>]*?((?=<)|>|$)")
 _ANY_OCTET = re.compile(r"%[a-f0-9]{2}", re.IGNORECASE)

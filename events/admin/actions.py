@@ -28,7 +28,8 @@ def write_editable(request, records, write):
 @admin.action(description=_("Move selected records to the trash"), permissions=["trash"])
 def move_to_trash(modeladmin, request, queryset):
     # The API's trash: a venue or organizer also leaves the events that named it.
-    moved = write_editable(request, queryset.exclude(status=PostStatus.TRASH), lambda record: TRASH[record.KIND](record))
+    moved = write_editable(request, queryset.exclude(status=PostStatus.TRASH),
+                           lambda record: TRASH[record.KIND](record))
     modeladmin.message_user(request, ngettext("%d record moved to the trash.", "%d records moved to the trash.", moved) % moved)
 
 

@@ -65,15 +65,8 @@ class RichTextEditor(AdminProseEditorWidget):
     text is stored exactly as the editor wrote it."""
 
     EXTENSIONS = {
-        "Heading": {"levels": [2, 3, 4]},
-        "Bold": True,
-        "Italic": True,
-        "Link": {"enableTarget": True},
-        "BulletList": True,
-        "OrderedList": True,
-        "ListItem": True,
-        "Blockquote": True,
-        "HardBreak": True,
+        "Heading": {"levels": [2, 3, 4]}, "Link": {"enableTarget": True},
+        **dict.fromkeys(("Bold", "Italic", "BulletList", "OrderedList", "ListItem", "Blockquote", "HardBreak"), True),
     }
 
     def __init__(self, attrs=None):

@@ -59,7 +59,8 @@ class RefusalsShown:
             return super().delete_view(request, object_id, extra_context)
         except CalendarError as refusal:
             self.message_user(request, str(refusal), messages.ERROR)
-            return HttpResponseRedirect(reverse(admin_urlname(self.opts, "changelist"), current_app=self.admin_site.name))
+            changelist = reverse(admin_urlname(self.opts, "changelist"), current_app=self.admin_site.name)
+            return HttpResponseRedirect(changelist)
 
     def response_action(self, request, queryset):
         try:
