@@ -243,17 +243,11 @@ def _primes_and_closing_quotes(text: str, needle: str, prime: str, open_flag: st
                     if position == -1:
                         position = sentence.rfind(_PRIME_OR_QUOTE_FLAG)
                     sentence = sentence[:position] + close_quote + sentence[position + len(_PRIME_OR_QUOTE_FLAG):]
-                sentence = prime_pattern.sub(prime, sentence)
                 sentence = _FLAG_AFTER_DIGIT.sub(prime, sentence)
-                sentence = sentence.replace(_PRIME_OR_QUOTE_FLAG, close_quote)
-            elif candidates == 1:
-                sentence = sentence.replace(_PRIME_OR_QUOTE_FLAG, close_quote)
-                sentence = prime_pattern.sub(prime, sentence)
-            else:
-                sentence = prime_pattern.sub(prime, sentence)
+            # Flags and the entities they become end in no digit, so the primes may come last.
+            sentence = prime_pattern.sub(prime, sentence.replace(_PRIME_OR_QUOTE_FLAG, close_quote))
         else:
-            sentence = prime_pattern.sub(prime, sentence)
-            sentence = quote_pattern.sub(close_quote, sentence)
+            sentence = quote_pattern.sub(close_quote, prime_pattern.sub(prime, sentence))
         if needle == '"':
             sentence = sentence.replace('"', close_quote)
         sentences[index] = sentence

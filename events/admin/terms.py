@@ -12,7 +12,7 @@ from ..models import Category, Event, Tag, Taxonomy, Term
 from ..services import terms as term_service
 from ..text import sanitize_title
 from .posts import TranslationTabs
-from .writes import ServiceWrites, given, translated, translations
+from .writes import ServiceWrites, changed_fields, translated
 
 
 class TermAdminForm(forms.ModelForm):
@@ -77,13 +77,7 @@ class TermAdminBase(ServiceWrites, TranslationTabs, TranslationAdmin):
 
     def save_record(self, request, term, form, formsets, creating):
         """Through the API's term service: names stored as WordPress stores them, the slug made or checked."""
-        data, fields = form.cleaned_data, {}
-        for field in ("name", "description"):
-            if given(form, creating, *translated(field)):
-                fields[field] = translations(form, field)
-        for name in ("slug", "parent"):
-            if given(form, creating, name):
-                fields[name] = data[name]
+        fields = changed_fields(form, creating, ("name", "description"), ("slug", "parent"))
         if creating:
             fields["slug"] = fields.get("slug") or None
             term_service.create_term(self.model.TAXONOMY, term=term, **fields)

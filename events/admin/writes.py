@@ -31,6 +31,15 @@ def translations(form, field):
     return {language: form.cleaned_data.get(name) or "" for language, name in names.items() if name in form.fields}
 
 
+def changed_fields(form, creating, translated_fields, same_named_fields):
+    """What a save writes of these fields, in the service's names (the form's, for translated ones
+    their {language: text}): every field on creation, the changed ones of a stored record."""
+    fields = {field: translations(form, field) for field in translated_fields
+              if given(form, creating, *translated(field))}
+    fields.update({name: form.cleaned_data[name] for name in same_named_fields if given(form, creating, name)})
+    return fields
+
+
 class RefusalsShown:
     """A model admin that shows the domain refusals of its saves: the whole save is rolled back and
     the form shown again with the refusal on the field it names; a refused delete or bulk action is

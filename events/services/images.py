@@ -126,11 +126,8 @@ def generate_sizes(attachment, save=True):
         if old and old != attachment.file.name and storage.exists(old):
             storage.delete(old)
 
-    attachment.file.open("rb")
-    try:
-        original = attachment.file.read()
-    finally:
-        attachment.file.close()
+    with attachment.file.open("rb") as file:
+        original = file.read()
     image = Image.open(BytesIO(original))
     image_format = image.format
     exif = image.info.get("exif")
