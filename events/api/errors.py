@@ -134,6 +134,9 @@ def from_domain(error, user):
     if isinstance(error, exceptions.CouldNotWrite):
         code, status = WRITE_FAILURES[error.kind, error.action]
         return ApiError(code, error.message, status)
+    if isinstance(error, exceptions.TooManyFailedLogins):
+        # The code login-limiting plugins give WordPress; the status and header say when to come back.
+        return ApiError("too_many_retries", error.message, 429, headers={"Retry-After": str(error.retry_after)})
     code, status = DOMAIN_CODES[type(error)]
     return ApiError(code, error.message, status)
 
