@@ -7,7 +7,6 @@ import unicodedata
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-__all__ = ["CostInput", "parse_cost_input", "cost_values", "format_cost"]
 
 # En dash with spaces, the plugin's "Cost range separator".
 RANGE_SEPARATOR = " \u2013 "

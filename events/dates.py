@@ -8,16 +8,6 @@ import re
 from dataclasses import dataclass
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
-__all__ = [
-    "ParsedDate",
-    "parse_date_input",
-    "format_wp",
-    "date_details",
-    "zone_from_name",
-    "zone_abbreviation",
-    "day_start",
-    "day_end",
-]
 
 _UTC = dt.timezone.utc
 _EPOCH = dt.datetime(1970, 1, 1, tzinfo=_UTC)
@@ -223,9 +213,7 @@ def parse_date_input(value, tz: dt.tzinfo, now: dt.datetime) -> ParsedDate:
         # WordPress treats a numeric date parameter as a Unix timestamp (Tribe__Date_Utils::is_timestamp).
         if isinstance(value, bool):
             raise ValueError("A boolean is not a date")
-        if isinstance(value, int):
-            return _from_epoch(value)
-        if isinstance(value, float):
+        if isinstance(value, (int, float)):
             if not math.isfinite(value):
                 raise ValueError("Timestamp must be finite")
             return _from_epoch(value)
@@ -342,15 +330,12 @@ def zone_abbreviation(name: str, at: dt.datetime) -> str:
 # --- calendar days -------------------------------------------------------------------------------
 
 
-def day_start(d: dt.date, tz: dt.tzinfo | None = None, cutoff: dt.time = dt.time(0, 0)) -> dt.datetime:
-    """First second of calendar day `d` when days begin at the multi-day cut-off, as naive wall-clock time.
-
-    `tz` is accepted for symmetry with the callers but unused: events are compared on their stored
-    wall-clock times, which are the same whatever zone the day is in.
-    """
+def day_start(d: dt.date, cutoff: dt.time = dt.time(0, 0)) -> dt.datetime:
+    """First second of calendar day `d` when days begin at the multi-day cut-off, as naive wall-clock time
+    (events are compared on their stored wall-clock times, the same whatever zone the day is in)."""
     return dt.datetime.combine(d, cutoff.replace(tzinfo=None))
 
 
-def day_end(d: dt.date, tz: dt.tzinfo | None = None, cutoff: dt.time = dt.time(0, 0)) -> dt.datetime:
+def day_end(d: dt.date, cutoff: dt.time = dt.time(0, 0)) -> dt.datetime:
     """Last second (hh:mm:59 before the next cut-off) of calendar day `d`, as naive wall-clock time."""
-    return day_start(d, tz, cutoff) + _ONE_DAY - _ONE_SECOND
+    return day_start(d, cutoff) + _ONE_DAY - _ONE_SECOND

@@ -1,19 +1,11 @@
 """What a list's total and rows depend on: the versions of the tables its statement reads (PostgreSQL).
 
-Migration 0007 installs triggers that give each of the calendar's tables a version, bumped by every
-transaction that changes the table when it commits, so that a statement's snapshot sees the
-changed rows and the new version together, or neither. Changes to display columns only (titles,
-excerpts, descriptions, the modification time) bump the table's `:display` version instead, which
-only statements that read one of those columns depend on: an editor's excerpt edit leaves the
-default events list's total as it was, and a search's total is counted again.
-
-A total counted under some versions is therefore exact for every later statement that sees the same
-versions of the tables it reads, whatever else was committed meanwhile; the code that builds a
-statement declares those tables (Reads). A statement that reads a table without a version depends
-on the whole database snapshot instead. The same holds for a list's page rows and for the
-rendering store's rows (migration 0008): a process that remembers them under the versions they
-were read at may answer from memory any request that reads the same versions (`read_state`, one
-small statement), in every process alike.
+Migration 0007's triggers bump a table's version (or its `:display` version, for changes to display
+columns only) in the committing transaction, so a statement's snapshot sees the changed rows and
+the new version together, or neither: a total, page or stored row read under some versions holds
+for every later statement that sees the same versions of the tables it reads (Reads), in every
+process alike (docs/decisions.md, docs/architecture-memories.md). A statement that reads a table
+without a version depends on the whole snapshot instead.
 """
 import json
 from contextlib import contextmanager
@@ -24,18 +16,11 @@ from functools import cached_property
 from django.db import connections, router
 
 
-VERSIONED_TABLES = (
-    "events_event",
-    "events_event_terms",
-    "events_eventorganizer",
-    "events_venue",
-    "events_organizer",
-    "events_term",
-    "events_attachment",
-    # Migration 0008.
-    "events_renderedrecord",
-)
 RENDERED_TABLE = "events_renderedrecord"
+VERSIONED_TABLES = (
+    "events_event", "events_event_terms", "events_eventorganizer", "events_venue", "events_organizer", "events_term",
+    "events_attachment", RENDERED_TABLE,  # the last one since migration 0008
+)
 DISPLAY = ":display"
 # What the page and count statements read beside their rows: the snapshot, and the versions
 # (the snapshot is the key of statements that read an unversioned table).
@@ -45,12 +30,8 @@ STATE_SQL = "pg_current_snapshot()::text || ' ' || coalesce((SELECT versions::te
 @dataclass(frozen=True)
 class Reads:
     """What a statement reads, as the code that builds it declares: its tables, and whether it reads
-    a display column (migration 0007's DISPLAY_COLUMNS) of any of them.
-
-    A test parses the SQL of every list statement the suite builds and fails when it reads a table
-    (or a display column) its declaration leaves out (tests/statement_reads.py): a remembered total
-    would otherwise outlive a change to what it counted.
-    """
+    a display column (migration 0007's DISPLAY_COLUMNS) of any of them. tests/statement_reads.py
+    checks every list statement the suite builds against its declaration."""
 
     tables: frozenset = frozenset()
     display: bool = False
@@ -116,6 +97,11 @@ def recalled(lookups, model, key, read):
         value = read()
         lookups.remember(key, version, value)
     return value
+
+
+def store_version(state):
+    """The rendering store's version in `state`: what its rows, and what is made of them, are valid for."""
+    return tables_key((RENDERED_TABLE,), state)
 
 
 def tables_key(names, state):

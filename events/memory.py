@@ -1,15 +1,8 @@
-"""What a process remembers between requests: one mechanism, one key scheme, one rule (docs/architecture-memories.md).
+"""What a process remembers between requests: one mechanism, one rule (docs/architecture-memories.md).
 
-Every value is remembered under a key together with what it is valid for, and recalled only when
-asked with exactly that again: the versions of the tables it was read from (events.list_versions),
-the settings it was worked out under (events.conf.settings_version), a digest of what it proves,
-or ALWAYS where the key alone determines the value (a body under its ETag, a text joined from the
-very rows its key holds). Nothing is ever deleted to invalidate: when what a value came from
-changes, the next caller asks with another `valid_for` and misses, so a value can be forgotten
-early (the bounds) but never served stale, and one process's memory never contradicts another's.
-
-Each memory is made by `memory()`, which registers it by name (MEMORIES): the names are what
-`EVENTS["FORGETFUL_MEMORIES"]` switches off, to measure what each memory buys.
+A value is remembered with what it is valid for and recalled only when asked with exactly that
+again; nothing is deleted to invalidate. Each memory is registered by name (MEMORIES): the names
+are what `EVENTS["FORGETFUL_MEMORIES"]` switches off, to measure what each memory buys.
 """
 import threading
 from collections import OrderedDict
@@ -72,33 +65,15 @@ class Memory:
             self._bytes = 0
 
 
-class ForgetfulMemory:
-    """A memory switched off (FORGETFUL_MEMORIES): every recall misses, as on a process's first request."""
-
-    def __init__(self, name, *_bounds):
-        self.name = name
-
-    def recall(self, key, valid_for):
-        return None
-
-    def holds(self, key):
-        return False
-
-    def remember(self, key, valid_for, value):
-        pass
-
-    def clear(self):
-        pass
-
-
 def memory(name, *, max_entries, max_bytes=None, size=len):
-    """A new memory named `name`, forgetful if the settings name it (decided here, once, so that a
-    memory that is on pays nothing for the switch)."""
+    """A new memory named `name`; one the settings name is forgetful (no entry: every recall misses,
+    as on a process's first request), decided here, once, so that a memory that is on pays nothing."""
     if name in MEMORIES:
         raise ValueError(f"A memory named {name!r} exists already.")
     forgetful = events_settings.FORGETFUL_MEMORIES
-    kind = ForgetfulMemory if name in forgetful or "all" in forgetful else Memory
-    MEMORIES[name] = made = kind(name, max_entries, max_bytes, size)
+    if name in forgetful or "all" in forgetful:
+        max_entries = 0
+    MEMORIES[name] = made = Memory(name, max_entries, max_bytes, size)
     return made
 
 

@@ -14,13 +14,6 @@ from .models import PostKind, PostStatus
 
 ADMINISTRATOR, EDITOR, AUTHOR, CONTRIBUTOR, SUBSCRIBER = "administrator", "editor", "author", "contributor", "subscriber"
 ROLES = [ADMINISTRATOR, EDITOR, AUTHOR, CONTRIBUTOR, SUBSCRIBER]
-ROLE_LABELS = {
-    ADMINISTRATOR: _("Administrator"),
-    EDITOR: _("Editor"),
-    AUTHOR: _("Author"),
-    CONTRIBUTOR: _("Contributor"),
-    SUBSCRIBER: _("Subscriber"),
-}
 
 # The plural word of each kind in permission codenames (events.edit_venues, ...).
 KIND_PLURAL = {PostKind.EVENT: "events", PostKind.VENUE: "venues", PostKind.ORGANIZER: "organizers"}
@@ -157,10 +150,7 @@ def _rights_sql(user_column=None, aggregated=False):
 
 def has_right(user, kind, right):
     """Kind-level right (`edit`, `publish`, `edit_published`, `edit_others`) of `user` on `kind`."""
-    if user is None or not user.is_authenticated:
-        return False
-    load_rights(user)
-    return user.has_perm(f"events.{right}_{KIND_PLURAL[kind]}")
+    return has_capability(user, f"{right}_{KIND_PLURAL[kind]}")
 
 
 def has_capability(user, codename):

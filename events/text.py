@@ -9,18 +9,6 @@ from collections.abc import Callable
 from html.entities import name2codepoint
 from urllib.parse import quote, quote_from_bytes, unquote_to_bytes
 
-__all__ = [
-    "autop",
-    "escape_html",
-    "escape_url",
-    "excerpt_words",
-    "normalize_lookup_slug",
-    "sanitize_text_field",
-    "sanitize_title",
-    "strip_tags",
-    "texturize",
-    "unique_slug",
-]
 
 # PHP's trim() strips exactly these characters, not Unicode whitespace: a title ending in a
 # no-break space keeps it in WordPress, so it must here too.
@@ -33,9 +21,7 @@ def _php_trim(value: str) -> str:
     return value.strip(_PHP_TRIM)
 
 
-# ---------------------------------------------------------------------------------------------
-# Tags
-# ---------------------------------------------------------------------------------------------
+# --- Tags ----------------------------------------------------------------------------------------
 
 
 def strip_tags(value: str) -> str:
@@ -90,9 +76,7 @@ def _strip_all_tags(value: str) -> str:
     return _php_trim(strip_tags(_SCRIPT_OR_STYLE.sub("", value)))
 
 
-# ---------------------------------------------------------------------------------------------
-# texturize (wptexturize + convert_chars + trim, the default `the_title` filters)
-# ---------------------------------------------------------------------------------------------
+# --- texturize (wptexturize + convert_chars + trim, the default `the_title` filters) -------------
 
 _OPENING_QUOTE = "&#8220;"
 _CLOSING_QUOTE = "&#8221;"
@@ -259,17 +243,11 @@ def _primes_and_closing_quotes(text: str, needle: str, prime: str, open_flag: st
                     if position == -1:
                         position = sentence.rfind(_PRIME_OR_QUOTE_FLAG)
                     sentence = sentence[:position] + close_quote + sentence[position + len(_PRIME_OR_QUOTE_FLAG):]
-                sentence = prime_pattern.sub(prime, sentence)
                 sentence = _FLAG_AFTER_DIGIT.sub(prime, sentence)
-                sentence = sentence.replace(_PRIME_OR_QUOTE_FLAG, close_quote)
-            elif candidates == 1:
-                sentence = sentence.replace(_PRIME_OR_QUOTE_FLAG, close_quote)
-                sentence = prime_pattern.sub(prime, sentence)
-            else:
-                sentence = prime_pattern.sub(prime, sentence)
+            # Flags and the entities they become end in no digit, so the primes may come last.
+            sentence = prime_pattern.sub(prime, sentence.replace(_PRIME_OR_QUOTE_FLAG, close_quote))
         else:
-            sentence = prime_pattern.sub(prime, sentence)
-            sentence = quote_pattern.sub(close_quote, sentence)
+            sentence = quote_pattern.sub(close_quote, prime_pattern.sub(prime, sentence))
         if needle == '"':
             sentence = sentence.replace('"', close_quote)
         sentences[index] = sentence
@@ -295,9 +273,7 @@ def _track_no_texturize_element(tag: str, stack: list[str]) -> None:
         stack.pop()
 
 
-# ---------------------------------------------------------------------------------------------
-# autop (wpautop)
-# ---------------------------------------------------------------------------------------------
+# --- autop (wpautop) -----------------------------------------------------------------------------
 
 _ALL_BLOCKS = (
     r"(?:table|thead|tfoot|caption|col|colgroup|tbody|tr|td|th|div|dl|dd|dt|ul|ol|li|pre|form|map|area"
@@ -414,9 +390,7 @@ def autop(text: str) -> str:
     return _php_trim(text)
 
 
-# ---------------------------------------------------------------------------------------------
-# Slugs (sanitize_title / sanitize_title_for_query / wp_unique_post_slug)
-# ---------------------------------------------------------------------------------------------
+# --- Slugs (sanitize_title / sanitize_title_for_query / wp_unique_post_slug) ---------------------
 
 # remove_accents() maps these letters, which have no canonical decomposition, by hand.
 _UNDECOMPOSABLE_LETTERS = {
@@ -596,9 +570,7 @@ def unique_slug(base: str, taken: Callable[[str], bool], max_length: int = SLUG_
         suffix += 1
 
 
-# ---------------------------------------------------------------------------------------------
-# Plain text, excerpts and escaping
-# ---------------------------------------------------------------------------------------------
+# --- Plain text, excerpts and escaping -----------------------------------------------------------
 
 _LESS_THAN = re.compile(r"<[^>]*?((?=<)|>|$)")
 _ANY_OCTET = re.compile(r"%[a-f0-9]{2}", re.IGNORECASE)
@@ -624,7 +596,6 @@ def sanitize_text_field(value: str) -> str:
 
 _EMAIL_LOCAL_PART = re.compile(r"[a-zA-Z0-9!#$%&'*+/=?^_`{|}~.-]+")
 _EMAIL_DOMAIN_LABEL = re.compile(r"[a-z0-9-]+", re.IGNORECASE | re.ASCII)
-_PHP_TRIMMED = " \t\n\r\0\x0b"
 
 
 def is_email(value: str) -> bool:
@@ -633,11 +604,11 @@ def is_email(value: str) -> bool:
     if len(value.encode("utf-8")) < 6 or value.find("@", 1) == -1:
         return False
     local, domain = value.split("@", 1)
-    if not _EMAIL_LOCAL_PART.fullmatch(local) or ".." in domain or domain.strip(_PHP_TRIMMED + ".") != domain:
+    if not _EMAIL_LOCAL_PART.fullmatch(local) or ".." in domain or domain.strip(_PHP_TRIM + ".") != domain:
         return False
     labels = domain.split(".")
     return len(labels) >= 2 and all(
-        label.strip(_PHP_TRIMMED + "-") == label and _EMAIL_DOMAIN_LABEL.fullmatch(label) for label in labels
+        label.strip(_PHP_TRIM + "-") == label and _EMAIL_DOMAIN_LABEL.fullmatch(label) for label in labels
     )
 
 
@@ -669,19 +640,13 @@ def _normalize_entity(match: re.Match[str]) -> str:
     name, decimal, hexadecimal = match.group("name", "decimal", "hex")
     if name is not None:
         return match.group(0) if name in name2codepoint else "&amp;" + match.group(0)[1:]
-    if decimal is not None:
-        if decimal == "0":  # PHP's empty("0"): WordPress drops the entity altogether
-            return ""
-        if _is_valid_code_point(int(decimal)):
-            return f"&#{decimal.lstrip('0').rjust(3, '0')};"
+    if decimal is None and hexadecimal is None:
+        return "&amp;"
+    if "0" in (decimal, hexadecimal):  # PHP's empty("0"): WordPress drops the entity altogether
+        return ""
+    if not _is_valid_code_point(int(decimal) if decimal is not None else int(hexadecimal, 16)):
         return "&amp;" + match.group(0)[1:]
-    if hexadecimal is not None:
-        if hexadecimal == "0":
-            return ""
-        if _is_valid_code_point(int(hexadecimal, 16)):
-            return f"&#x{hexadecimal.lstrip('0')};"
-        return "&amp;" + match.group(0)[1:]
-    return "&amp;"
+    return f"&#{decimal.lstrip('0').rjust(3, '0')};" if decimal is not None else f"&#x{hexadecimal.lstrip('0')};"
 
 
 def escape_html(value: str) -> str:

@@ -323,12 +323,12 @@ def test_zone_abbreviation_rejects_unknown_zone():
                  dt.datetime(2024, 2, 29, 11, 59, 59), id="leap-day"),
 ])
 def test_day_bounds(day, cutoff, start, end):
-    assert dates.day_start(day, NEW_YORK, cutoff) == start
-    assert dates.day_end(day, NEW_YORK, cutoff) == end
-    assert dates.day_start(day, NEW_YORK, cutoff).tzinfo is None
-    assert dates.day_end(day, NEW_YORK, cutoff).tzinfo is None
+    assert dates.day_start(day, cutoff) == start
+    assert dates.day_end(day, cutoff) == end
+    assert dates.day_start(day, cutoff).tzinfo is None
+    assert dates.day_end(day, cutoff).tzinfo is None
 
 
 def test_day_bounds_default_to_midnight_cutoff():
-    assert dates.day_start(dt.date(2024, 6, 12), NEW_YORK) == dt.datetime(2024, 6, 12)
-    assert dates.day_end(dt.date(2024, 6, 12), NEW_YORK) == dt.datetime(2024, 6, 12, 23, 59, 59)
+    assert dates.day_start(dt.date(2024, 6, 12)) == dt.datetime(2024, 6, 12)
+    assert dates.day_end(dt.date(2024, 6, 12)) == dt.datetime(2024, 6, 12, 23, 59, 59)

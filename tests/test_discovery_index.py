@@ -271,3 +271,28 @@ def test_update_endpoints_list_the_create_args_as_optional(api, resource):
             key: value for key, value in create[name].items() if key != "required"
         }, name
 
+
+
+def test_root_index_lists_every_route_served_as_wordpress_does(api):
+    root = api.get("/wp-json/").json()
+    namespace = api.get(API).json()
+    assert root["namespaces"] == [events_settings.namespace, "wp/v2"]
+    # Every route of the namespace index, with the same entry.
+    for path, entry in namespace["routes"].items():
+        assert root["routes"][path] == entry
+    assert "/wp/v2/users/(?P<user_id>(?:\\d+|me))/application-passwords" in root["routes"]
+    assert root["routes"]["/"]["_links"]["self"][0]["href"] == "http://testserver/wp-json/"
+    # And nothing it does not serve: each listed route without path variables answers a GET.
+    for path, entry in root["routes"].items():
+        if "(?P<" not in path and "GET" in entry["methods"]:
+            assert api.get(f"/wp-json{path}").status_code in (200, 401), path
+
+
+def test_root_index_says_where_to_authorize_an_application(api, client):
+    authentication = api.get("/wp-json/").json()["authentication"]
+    page = authentication["application-passwords"]["endpoints"]["authorization"]
+    assert page == "http://testserver/admin/events/applicationpassword/authorize/"
+    # The page is there: it sends a visitor who is not signed in to the admin's login first.
+    assert client.get(page.removeprefix("http://testserver"), {"app_name": "Sync"}).status_code == 302
+    chinese = api.get("/zh-hant/wp-json/").json()["authentication"]
+    assert chinese["application-passwords"]["endpoints"]["authorization"].startswith("http://testserver/zh-hant/admin/")

@@ -14,27 +14,30 @@ TRASH = {PostKind.EVENT: trash_event, PostKind.VENUE: trash_venue, PostKind.ORGA
 RESTORE = {PostKind.EVENT: restore_event, PostKind.VENUE: restore_venue, PostKind.ORGANIZER: restore_organizer}
 
 
+def write_editable(request, records, write):
+    """`write` each of `records` the user may edit, in one transaction; returns how many it wrote."""
+    written = 0
+    with transaction.atomic():
+        for record in records:
+            if roles.can_edit(request.user, record):
+                write(record)
+                written += 1
+    return written
+
+
 @admin.action(description=_("Move selected records to the trash"), permissions=["trash"])
 def move_to_trash(modeladmin, request, queryset):
-    moved = 0
-    with transaction.atomic():
-        for record in queryset.exclude(status=PostStatus.TRASH):
-            if roles.can_edit(request.user, record):
-                # The API's trash: a venue or organizer also leaves the events that named it.
-                TRASH[record.KIND](record)
-                moved += 1
+    # The API's trash: a venue or organizer also leaves the events that named it.
+    moved = write_editable(request, queryset.exclude(status=PostStatus.TRASH),
+                           lambda record: TRASH[record.KIND](record))
     modeladmin.message_user(request, ngettext("%d record moved to the trash.", "%d records moved to the trash.", moved) % moved)
 
 
 @admin.action(description=_("Restore selected records from the trash"), permissions=["trash"])
 def restore_from_trash(modeladmin, request, queryset):
-    restored = 0
-    with transaction.atomic():
-        for record in queryset.filter(status=PostStatus.TRASH):
-            if roles.can_edit(request.user, record):
-                # The API's restore: the old slug made unique again under the same lock.
-                RESTORE[record.KIND](record, request.user)
-                restored += 1
+    # The API's restore: the old slug made unique again under the same lock.
+    restored = write_editable(request, queryset.filter(status=PostStatus.TRASH),
+                              lambda record: RESTORE[record.KIND](record, request.user))
     modeladmin.message_user(request, ngettext("%d record restored.", "%d records restored.", restored) % restored)
 
 

@@ -1,47 +1,25 @@
 """Application passwords: each user's own, every user's for administrators; shown once on creation."""
-from django import forms
 from django.contrib import admin
-from django.core.exceptions import PermissionDenied
 from django.template.response import TemplateResponse
-from django.urls import reverse
+from django.urls import path, reverse
 from django.utils.cache import patch_cache_control
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from .. import roles
-from ..exceptions import DuplicateApplicationName
 from ..models import ApplicationPassword
 from ..services import credentials
-
-
-class ApplicationPasswordForm(forms.ModelForm):
-    class Meta:
-        model = ApplicationPassword
-        fields = ("user", "name")
-
-    def __init__(self, *args, owner=None, **kwargs):
-        super().__init__(*args, **kwargs)
-        # Who the new password is for, when the form has no user field (everyone but administrators).
-        self.owner = owner
-
-    def clean(self):
-        cleaned = super().clean()
-        user = cleaned.get("user") or self.owner or getattr(self.instance, "user", None)
-        name = cleaned.get("name")
-        if user is not None and name and self.instance.pk is None:
-            if ApplicationPassword.objects.filter(user=user, name=name).exists():
-                self.add_error("name", _("Each application name should be unique."))
-        return cleaned
+from .authorize import authorize_application
+from .writes import RefusalsShown
 
 
 @admin.register(ApplicationPassword)
-class ApplicationPasswordAdmin(admin.ModelAdmin):
+class ApplicationPasswordAdmin(RefusalsShown, admin.ModelAdmin):
     """Everyone with admin access manages their own application passwords; administrators everyone's.
 
     A new password is shown once, on the page that follows its creation, and never stored in clear.
     """
 
-    form = ApplicationPasswordForm
     list_display = ("name", "user", "created", "last_used", "last_ip")
     list_select_related = ("user",)
     search_fields = ("name",)
@@ -52,25 +30,17 @@ class ApplicationPasswordAdmin(admin.ModelAdmin):
     def _is_administrator(request):
         return roles.role_of(request.user) == roles.ADMINISTRATOR
 
-    def _may_manage(self, request, obj):
+    def has_view_permission(self, request, obj=None):
         if not (request.user.is_active and request.user.is_staff):
             return False
         return obj is None or obj.user_id == request.user.pk or self._is_administrator(request)
 
+    has_change_permission = has_delete_permission = has_view_permission
+
     def has_module_permission(self, request):
-        return self._may_manage(request, None)
+        return self.has_view_permission(request)
 
-    def has_view_permission(self, request, obj=None):
-        return self._may_manage(request, obj)
-
-    def has_add_permission(self, request):
-        return self._may_manage(request, None)
-
-    def has_change_permission(self, request, obj=None):
-        return self._may_manage(request, obj)
-
-    def has_delete_permission(self, request, obj=None):
-        return self._may_manage(request, obj)
+    has_add_permission = has_module_permission
 
     def get_queryset(self, request):
         queryset = super().get_queryset(request)
@@ -91,16 +61,6 @@ class ApplicationPasswordAdmin(admin.ModelAdmin):
     def get_readonly_fields(self, request, obj=None):
         return () if obj is None else self.readonly_fields
 
-    def get_form(self, request, obj=None, **kwargs):
-        form = super().get_form(request, obj, **kwargs)
-        owner = None if obj is not None or self._is_administrator(request) else request.user
-
-        class OwnedForm(form):
-            def __init__(self, *args, **form_kwargs):
-                super().__init__(*args, owner=owner, **form_kwargs)
-
-        return OwnedForm
-
     def get_changeform_initial_data(self, request):
         return {"user": request.user.pk, **super().get_changeform_initial_data(request)}
 
@@ -110,11 +70,8 @@ class ApplicationPasswordAdmin(admin.ModelAdmin):
             return
         if not self._is_administrator(request):
             obj.user = request.user
-        try:
-            obj.issued_password = credentials.issue_application_password(obj)
-        except DuplicateApplicationName:
-            # Only a concurrent creation of the same name gets here; the form checked before.
-            raise PermissionDenied(_("Each application name should be unique.")) from None
+        # A name the user already gave is refused here, under the service's lock, as a form error.
+        obj.issued_password = credentials.issue_application_password(obj)
 
     def response_add(self, request, obj, post_url_continue=None):
         """The one page that shows the new password, instead of a redirect that could not carry it."""
@@ -130,6 +87,11 @@ class ApplicationPasswordAdmin(admin.ModelAdmin):
         # Nothing may keep the page: it holds a credential.
         patch_cache_control(response, no_store=True)
         return response
+
+    def get_urls(self):
+        """WordPress's authorize-application page, beside the list (events/admin/authorize.py)."""
+        page = path("authorize/", lambda request: authorize_application(request, self.admin_site), name="events_authorize_application")
+        return [page, *super().get_urls()]
 
     def get_actions(self, request):
         actions = super().get_actions(request)

@@ -20,11 +20,11 @@ from ..services.schedule import site_zone_name, wall_clock
 from .actions import duplicate_as_draft
 from .filters import AuthorListFilter, CategoryListFilter, EventTimeListFilter
 from .linked import give_awaiting_records_the_event_status
-from .posts import PostAdmin, PostAdminForm, translated
+from .posts import PostAdmin, PostAdminForm
 from .recurrence import FORM_FIELDS as REPEAT_FIELDS
 from .recurrence import RecurrenceFields, SeriesListFilter, initial_from_series, next_dates, recurrence_from_form, series_mark
-from .widgets import TaxonomyAutocomplete, TermChoiceField, WallClockField, zone_choices
-from .writes import given
+from .widgets import TaxonomyAutocomplete, WallClockField, zone_choices
+from .writes import given, translated
 
 
 class EventAdminForm(PostAdminForm, RecurrenceFields):
@@ -35,11 +35,11 @@ class EventAdminForm(PostAdminForm, RecurrenceFields):
         label=_("Cost"), required=False, widget=forms.Textarea(attrs={"rows": 2, "cols": 30}),
         help_text=_("One value per line, e.g. “$20” or “Free”; a currency sign found here sets the symbol and its position."),
     )
-    categories = TermChoiceField(
+    categories = forms.ModelMultipleChoiceField(
         label=_("Event categories"), queryset=Category.objects.all(), required=False,
         widget=TaxonomyAutocomplete(Taxonomy.CATEGORY),
     )
-    tags = TermChoiceField(
+    tags = forms.ModelMultipleChoiceField(
         label=_("Tags"), queryset=Tag.objects.all(), required=False, widget=TaxonomyAutocomplete(Taxonomy.TAG),
     )
 
@@ -128,11 +128,7 @@ class EventOrganizerInline(SortableTabularInline):
         return obj is None and roles.has_right(request.user, Event.KIND, roles.EDIT) or (
             obj is not None and roles.can_edit(request.user, obj))
 
-    def has_change_permission(self, request, obj=None):
-        return self.has_add_permission(request, obj)
-
-    def has_delete_permission(self, request, obj=None):
-        return self.has_add_permission(request, obj)
+    has_change_permission = has_delete_permission = has_add_permission
 
 
 def linked_organizers(formsets):

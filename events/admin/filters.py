@@ -4,6 +4,7 @@ import datetime as dt
 from django.contrib import admin
 from django.contrib.auth import get_user_model
 from django.utils import timezone
+from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
 
 from ..models import Category
@@ -39,13 +40,12 @@ class CategoryListFilter(admin.SimpleListFilter):
     title = _("event category")
     parameter_name = "category"
 
+    @cached_property
     def categories(self):
-        if not hasattr(self, "_categories"):
-            self._categories = list(Category.objects.order_by("name_en", "pk"))
-        return self._categories
+        return list(Category.objects.order_by("name_en", "pk"))
 
     def lookups(self, request, model_admin):
-        categories = self.categories()
+        categories = self.categories
         children = {}
         for category in categories:
             children.setdefault(category.parent_id, []).append(category)
@@ -71,7 +71,7 @@ class CategoryListFilter(admin.SimpleListFilter):
         chosen = int(self.value())
         wanted, frontier = {chosen}, [chosen]
         while frontier:
-            frontier = [c.pk for c in self.categories() if c.parent_id in frontier and c.pk not in wanted]
+            frontier = [c.pk for c in self.categories if c.parent_id in frontier and c.pk not in wanted]
             wanted.update(frontier)
         return queryset.filter(terms__in=wanted).distinct()
 

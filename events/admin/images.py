@@ -92,8 +92,7 @@ class AttachmentAdmin(admin.ModelAdmin):
             return True
         return obj.author_id == request.user.pk
 
-    def has_delete_permission(self, request, obj=None):
-        return self.has_change_permission(request, obj)
+    has_delete_permission = has_change_permission
 
     def save_model(self, request, obj, form, change):
         if not change:

@@ -9,7 +9,8 @@ from .. import roles
 from ..models import PostKind, PostStatus
 from ..services.linked import readable_namesakes, save_organizer, save_venue
 from ..text import sanitize_text_field
-from .posts import LANGUAGE_SUFFIXES, PostAdmin, PostAdminForm
+from .posts import PostAdmin, PostAdminForm
+from .writes import translated
 
 SAVE = {PostKind.VENUE: save_venue, PostKind.ORGANIZER: save_organizer}
 
@@ -30,8 +31,7 @@ class LinkedRecordAdminForm(PostAdminForm):
         cleaned = super().clean()
         if self.instance.pk is not None or cleaned.get("allow_namesake"):
             return cleaned
-        for suffix in LANGUAGE_SUFFIXES:
-            field = f"title_{suffix}"
+        for field in translated("title"):
             name = sanitize_text_field(cleaned.get(field) or "")
             namesakes = readable_namesakes(self._meta.model, name, self.user) if name else []
             if namesakes:

@@ -13,15 +13,7 @@ from ..services.images import ImageChoice
 from ..queries.visibility import listable
 from .actions import move_to_trash, restore_from_trash
 from .widgets import DateAndMinuteWidget, FeaturedImageChooser, MapFlagField, RichTextEditor
-from .writes import ServiceWrites, given, translated_given, translations
-
-LANGUAGE_SUFFIXES = ("en", "zh_hans", "zh_hant")
-
-
-def translated(field):
-    """The language columns of a translated field, one row each: translation_tabs.js turns them into
-    language tabs (without scripts they stay one under another)."""
-    return tuple(f"{field}_{suffix}" for suffix in LANGUAGE_SUFFIXES)
+from .writes import ServiceWrites, changed_fields, given, translated
 
 
 class TranslationTabs:
@@ -179,13 +171,9 @@ class PostAdmin(ServiceWrites, TranslationTabs, TranslationAdmin):
 
     def written_fields(self, form, creating):
         """The post fields this save writes, in the service's names: all on creation, the changed ones after."""
-        data, fields = form.cleaned_data, {}
-        for field in ("title", "description", "excerpt"):
-            if translated_given(form, creating, field):
-                fields[self.title_field if field == "title" else field] = translations(form, field)
-        for name in self.same_named_fields:
-            if given(form, creating, name):
-                fields[name] = data[name]
+        data = form.cleaned_data
+        written = changed_fields(form, creating, ("title", "description", "excerpt"), self.same_named_fields)
+        fields = {self.title_field if name == "title" else name: value for name, value in written.items()}
         if given(form, creating, "author") and not (creating and data["author"] is None):
             fields["author"] = data["author"].pk if data["author"] is not None else None
         if given(form, creating, "image"):

@@ -11,8 +11,8 @@ from .. import roles
 from ..models import Category, Event, Tag, Taxonomy, Term
 from ..services import terms as term_service
 from ..text import sanitize_title
-from .posts import LANGUAGE_SUFFIXES, TranslationTabs, translated
-from .writes import ServiceWrites, given, translated_given, translations
+from .posts import TranslationTabs
+from .writes import ServiceWrites, changed_fields, translated
 
 
 class TermAdminForm(forms.ModelForm):
@@ -25,9 +25,8 @@ class TermAdminForm(forms.ModelForm):
         if "slug" in self.fields:
             # Left empty, the slug is derived from the English name (as the API does).
             self.fields["slug"].required = False
-        for suffix in LANGUAGE_SUFFIXES:
+        for field in translated("name"):
             # Editors read and type names as plain text; clean() stores them as WordPress does.
-            field = f"name_{suffix}"
             if self.initial.get(field):
                 self.initial[field] = html.unescape(self.initial[field])
 
@@ -38,8 +37,8 @@ class TermAdminForm(forms.ModelForm):
         if parent is not None and term.pk is not None and term_service.would_loop(term, parent):
             self.add_error("parent", _("A category cannot be placed under itself or one of its subcategories."))
         taxonomy = self._meta.model.TAXONOMY
-        for suffix in LANGUAGE_SUFFIXES:
-            name = term_service.sanitize_term_name(data.get(f"name_{suffix}") or "")
+        for field in translated("name"):
+            name = term_service.sanitize_term_name(data.get(field) or "")
             if not name:
                 continue
             # A name names one term whatever the reader's language (as the API's duplicate check).
@@ -49,7 +48,7 @@ class TermAdminForm(forms.ModelForm):
             if term.pk is not None:
                 twins = twins.exclude(pk=term.pk)
             if twins.exists():
-                self.add_error(f"name_{suffix}", _("A term with this name already exists at this level."))
+                self.add_error(field, _("A term with this name already exists at this level."))
         slug = data.get("slug")
         if slug and term.pk is not None:
             requested = sanitize_title(slug)
@@ -71,24 +70,14 @@ class TermAdminBase(ServiceWrites, TranslationTabs, TranslationAdmin):
     def has_view_permission(self, request, obj=None):
         return roles.has_capability(request.user, self.capability) or roles.has_right(request.user, Event.KIND, roles.EDIT)
 
-    def has_add_permission(self, request):
-        return roles.has_capability(request.user, self.capability)
-
     def has_change_permission(self, request, obj=None):
         return roles.has_capability(request.user, self.capability)
 
-    def has_delete_permission(self, request, obj=None):
-        return roles.has_capability(request.user, self.capability)
+    has_add_permission = has_delete_permission = has_change_permission
 
     def save_record(self, request, term, form, formsets, creating):
         """Through the API's term service: names stored as WordPress stores them, the slug made or checked."""
-        data, fields = form.cleaned_data, {}
-        for field in ("name", "description"):
-            if translated_given(form, creating, field):
-                fields[field] = translations(form, field)
-        for name in ("slug", "parent"):
-            if given(form, creating, name):
-                fields[name] = data[name]
+        fields = changed_fields(form, creating, ("name", "description"), ("slug", "parent"))
         if creating:
             fields["slug"] = fields.get("slug") or None
             term_service.create_term(self.model.TAXONOMY, term=term, **fields)
@@ -141,14 +130,10 @@ class TermPickerAdmin(admin.ModelAdmin):
         return roles.has_right(request.user, Event.KIND, roles.EDIT) or any(
             roles.has_capability(request.user, c) for c in (roles.MANAGE_CATEGORIES, roles.MANAGE_TAGS))
 
-    def has_add_permission(self, request):
-        return False
-
     def has_change_permission(self, request, obj=None):
         return False
 
-    def has_delete_permission(self, request, obj=None):
-        return False
+    has_add_permission = has_delete_permission = has_change_permission
 
     def get_search_results(self, request, queryset, search_term):
         queryset, distinct = super().get_search_results(request, queryset, search_term)

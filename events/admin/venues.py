@@ -4,7 +4,7 @@ from django.utils.translation import gettext_lazy as _
 
 from ..models import Venue
 from .linked import LinkedRecordAdmin
-from .posts import translated
+from .writes import translated
 
 
 @admin.register(Venue)

@@ -19,26 +19,13 @@ from ..text import autop
 from .images import thumbnail_url
 
 
-class BrowserDateInput(forms.DateInput):
-    input_type = "date"
-
-    def __init__(self, attrs=None):
-        super().__init__(attrs, format="%Y-%m-%d")
-
-
-class BrowserTimeInput(forms.TimeInput):
-    input_type = "time"
-
-    def __init__(self, attrs=None):
-        super().__init__(attrs, format="%H:%M")
-
-
 class DateAndMinuteWidget(AdminSplitDateTime):
     """The browser's own date and time inputs, to the minute. Unlike the admin's calendar they honour
     `min`, which keeps an event's end from being picked before its start (event_times.js)."""
 
     def __init__(self, attrs=None):
-        forms.MultiWidget.__init__(self, [BrowserDateInput(), BrowserTimeInput()], attrs)
+        dates_and_times = [forms.DateInput({"type": "date"}, "%Y-%m-%d"), forms.TimeInput({"type": "time"}, "%H:%M")]
+        forms.MultiWidget.__init__(self, dates_and_times, attrs)
 
 
 class WallClockField(forms.SplitDateTimeField):
@@ -72,26 +59,14 @@ class TaxonomyAutocomplete(AutocompleteSelectMultiple):
         return f"{super().get_url()}?{urlencode({'taxonomy': self.taxonomy})}"
 
 
-class TermChoiceField(forms.ModelMultipleChoiceField):
-    def label_from_instance(self, obj):
-        return str(obj)
-
-
 class RichTextEditor(AdminProseEditorWidget):
     """Descriptions and excerpts as formatted text (django-prose-editor, served with the site's own
     static files). It writes only markup WordPress's kses keeps for authors and contributors, so their
     text is stored exactly as the editor wrote it."""
 
     EXTENSIONS = {
-        "Heading": {"levels": [2, 3, 4]},
-        "Bold": True,
-        "Italic": True,
-        "Link": {"enableTarget": True},
-        "BulletList": True,
-        "OrderedList": True,
-        "ListItem": True,
-        "Blockquote": True,
-        "HardBreak": True,
+        "Heading": {"levels": [2, 3, 4]}, "Link": {"enableTarget": True},
+        **dict.fromkeys(("Bold", "Italic", "BulletList", "OrderedList", "ListItem", "Blockquote", "HardBreak"), True),
     }
 
     def __init__(self, attrs=None):

@@ -1,5 +1,6 @@
 """Admin pages that write through the services: the form's changes in domain names, refusals shown, never a 500."""
 from django.contrib import messages
+from django.contrib.admin.templatetags.admin_urls import admin_urlname
 from django.http import HttpResponseRedirect
 from django.urls import reverse
 from modeltranslation.settings import AVAILABLE_LANGUAGES
@@ -18,27 +19,72 @@ def given(form, creating, *names):
     return bool(present) and (creating or any(name in form.changed_data for name in present))
 
 
+def translated(field):
+    """The language columns of a translated field, one row each: translation_tabs.js turns them into
+    language tabs (without scripts they stay one under another)."""
+    return tuple(build_localized_fieldname(field, language) for language in AVAILABLE_LANGUAGES)
+
+
 def translations(form, field):
     """{language: text} of a translated field's form fields, for the languages the form shows."""
-    names = {language: build_localized_fieldname(field, language) for language in AVAILABLE_LANGUAGES}
+    names = dict(zip(AVAILABLE_LANGUAGES, translated(field), strict=True))
     return {language: form.cleaned_data.get(name) or "" for language, name in names.items() if name in form.fields}
 
 
-def translated_given(form, creating, field):
-    return given(form, creating, *(build_localized_fieldname(field, language) for language in AVAILABLE_LANGUAGES))
+def changed_fields(form, creating, translated_fields, same_named_fields):
+    """What a save writes of these fields, in the service's names (the form's, for translated ones
+    their {language: text}): every field on creation, the changed ones of a stored record."""
+    fields = {field: translations(form, field) for field in translated_fields
+              if given(form, creating, *translated(field))}
+    fields.update({name: form.cleaned_data[name] for name in same_named_fields if given(form, creating, name)})
+    return fields
 
 
-class ServiceWrites:
-    """A model admin whose saves call the same services as the API.
-
-    The record and its links are written in save_related(), once the inlines are validated too,
-    in one service call; save_model() leaves the record alone until then. A domain refusal rolls the
-    whole save back and shows the form again with the refusal on the field it names; a refused
-    delete or bulk action is an error message.
-    """
+class RefusalsShown:
+    """A model admin that shows the domain refusals of its saves: the whole save is rolled back and
+    the form shown again with the refusal on the field it names; a refused delete or bulk action is
+    an error message. Never a 500."""
 
     # Form field of a domain field a refusal may name, where their names differ (None: no field).
     refusal_fields = {}
+
+    def changeform_view(self, request, object_id=None, form_url="", extra_context=None):
+        try:
+            return super().changeform_view(request, object_id, form_url, extra_context)
+        except CalendarError as refusal:
+            # The view's transaction rolled back: the same form is shown again, with the refusal on it.
+            setattr(request, REFUSAL, refusal)
+            return super().changeform_view(request, object_id, form_url, extra_context)
+
+    def get_form(self, request, obj=None, **kwargs):
+        form = super().get_form(request, obj, **kwargs)
+        refusal = getattr(request, REFUSAL, None)
+        if refusal is None:
+            return form
+        return form_showing(form, refusal, self.refusal_fields.get(refusal.field, refusal.field))
+
+    def delete_view(self, request, object_id, extra_context=None):
+        try:
+            return super().delete_view(request, object_id, extra_context)
+        except CalendarError as refusal:
+            self.message_user(request, str(refusal), messages.ERROR)
+            changelist = reverse(admin_urlname(self.opts, "changelist"), current_app=self.admin_site.name)
+            return HttpResponseRedirect(changelist)
+
+    def response_action(self, request, queryset):
+        try:
+            return super().response_action(request, queryset)
+        except CalendarError as refusal:
+            self.message_user(request, str(refusal), messages.ERROR)
+            return HttpResponseRedirect(request.get_full_path())
+
+
+class ServiceWrites(RefusalsShown):
+    """A model admin whose saves call the same services as the API.
+
+    The record and its links are written in save_related(), once the inlines are validated too,
+    in one service call; save_model() leaves the record alone until then.
+    """
 
     def save_record(self, request, record, form, formsets, creating):
         """Write `record` (the form's instance) and its links through the kind's service."""
@@ -56,37 +102,6 @@ class ServiceWrites:
         for formset in formsets:
             # The service wrote the rows; this only lists them for the change message.
             formset.save(commit=False)
-
-    def changeform_view(self, request, object_id=None, form_url="", extra_context=None):
-        try:
-            return super().changeform_view(request, object_id, form_url, extra_context)
-        except CalendarError as refusal:
-            # The view's transaction rolled back: the same form is shown again, with the refusal on it.
-            setattr(request, REFUSAL, refusal)
-            return super().changeform_view(request, object_id, form_url, extra_context)
-
-    def get_form(self, request, obj=None, **kwargs):
-        form = super().get_form(request, obj, **kwargs)
-        refusal = getattr(request, REFUSAL, None)
-        if refusal is None:
-            return form
-        field = self.refusal_fields.get(refusal.field, refusal.field)
-        return form_showing(form, refusal, field)
-
-    def delete_view(self, request, object_id, extra_context=None):
-        try:
-            return super().delete_view(request, object_id, extra_context)
-        except CalendarError as refusal:
-            self.message_user(request, str(refusal), messages.ERROR)
-            opts = self.opts
-            return HttpResponseRedirect(reverse(f"admin:{opts.app_label}_{opts.model_name}_changelist", current_app=self.admin_site.name))
-
-    def response_action(self, request, queryset):
-        try:
-            return super().response_action(request, queryset)
-        except CalendarError as refusal:
-            self.message_user(request, str(refusal), messages.ERROR)
-            return HttpResponseRedirect(request.get_full_path())
 
 
 def form_showing(form_class, refusal, field):

@@ -1,17 +1,15 @@
 """HTTP Basic, session (CSRF-checked) and token authentication with WordPress's error codes."""
-import functools
-
 from django.contrib.auth import get_user_model
-from django.core.signals import setting_changed
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.utils.translation import gettext_lazy as _
 from rest_framework import authentication, exceptions
 from rest_framework.permissions import SAFE_METHODS
 
 from .. import roles
-from ..conf import events_settings
+from ..conf import events_settings, settings_version
 from ..exceptions import TooManyFailedLogins
 from ..internals import drf_wrapped_request
+from ..memory import memory
 from ..models import ApplicationPassword
 from ..services import credentials, login_throttle
 from .errors import ApiError, from_domain
@@ -96,7 +94,10 @@ def _application_passwords(username):
     does for the rights: on every signed request the ORM spent three times longer building and
     compiling this statement, and building the instances, than the database spent answering it.
     """
-    statement = _application_passwords_statement()
+    statement = _statements.recall(DEFAULT_DB_ALIAS, settings_version())
+    if statement is None:
+        statement = _ApplicationPasswordsStatement(DEFAULT_DB_ALIAS)
+        _statements.remember(DEFAULT_DB_ALIAS, settings_version(), statement)
     with connections[statement.using].cursor() as cursor:
         cursor.execute(statement.sql, [username])
         rows = cursor.fetchall()
@@ -109,12 +110,16 @@ class _ApplicationPasswordsStatement:
         connection = connections[using]
         quote = connection.ops.quote_name
         user_model = get_user_model()
-        self.password_fields = ApplicationPassword._meta.concrete_fields
-        self.user_fields = user_model._meta.concrete_fields
+        # (model, fields, per field what the ORM applies to the value its column gives: dates and
+        # UUIDs on SQLite) of the application password, then of its user.
+        self.parts = []
+        columns = []
+        for model, alias in ((ApplicationPassword, "a"), (user_model, "u")):
+            fields = model._meta.concrete_fields
+            self.parts.append((model, fields, [self._converters(field, alias, connection) for field in fields]))
+            columns += [f"{alias}.{quote(field.column)}" for field in fields]
         user_id = f"u.{quote(user_model._meta.pk.column)}"
         self.rights = roles.rights_column(user_id)
-        columns = [f"a.{quote(field.column)}" for field in self.password_fields]
-        columns += [f"u.{quote(field.column)}" for field in self.user_fields]
         if self.rights is not None:
             columns.append(self.rights)
         link = ApplicationPassword._meta.get_field("user").column
@@ -124,52 +129,30 @@ class _ApplicationPasswordsStatement:
             f"JOIN {quote(user_model._meta.db_table)} u ON {user_id} = a.{quote(link)} "
             f"WHERE u.{quote(username)} = %s"
         )
-        self.password_converters = self._converters(self.password_fields, "a", connection)
-        self.user_converters = self._converters(self.user_fields, "u", connection)
 
     @staticmethod
-    def _converters(fields, alias, connection):
-        """Per field, what the ORM applies to the value a column gives (dates and UUIDs on SQLite)."""
-        converters = []
-        for field in fields:
-            column = field.get_col(alias)
-            converters.append((column, connection.ops.get_db_converters(column) + column.get_db_converters(connection)))
-        return converters
+    def _converters(field, alias, connection):
+        column = field.get_col(alias)
+        return column, connection.ops.get_db_converters(column) + column.get_db_converters(connection)
 
     def candidate(self, row):
         connection = connections[self.using]
-        split = len(self.password_fields)
-        password = ApplicationPassword.from_db(
-            self.using, [field.attname for field in self.password_fields], self._converted(row[:split], self.password_converters, connection)
-        )
-        user_values = row[split : split + len(self.user_fields)]
-        password.user = get_user_model().from_db(
-            self.using, [field.attname for field in self.user_fields], self._converted(user_values, self.user_converters, connection)
-        )
+        instances, start = [], 0
+        for model, fields, converters in self.parts:
+            values = list(row[start : start + len(fields)])
+            for index, (column, functions) in enumerate(converters):
+                for function in functions:
+                    values[index] = function(values[index], column, connection)
+            instances.append(model.from_db(self.using, [field.attname for field in fields], values))
+            start += len(fields)
+        password, password.user = instances
         if self.rights is not None:
             password.user_rights = row[-1]
         return password
 
-    @staticmethod
-    def _converted(values, converters, connection):
-        converted = []
-        for value, (column, functions) in zip(values, converters):
-            for function in functions:
-                value = function(value, column, connection)
-            converted.append(value)
-        return converted
 
-
-@functools.cache
-def _application_passwords_statement(using=DEFAULT_DB_ALIAS):
-    return _ApplicationPasswordsStatement(using)
-
-
-def _forget_statement(**kwargs):
-    _application_passwords_statement.cache_clear()
-
-
-setting_changed.connect(_forget_statement, dispatch_uid="events.authentication.statement")
+# What each memory holds, under what key and why it cannot answer stale: docs/architecture-memories.md.
+_statements = memory("application-passwords-statement", max_entries=4)
 
 
 def _unknown_username():

@@ -1,18 +1,14 @@
 """Conditional requests on the API: ETags on reads, 304 for a client that has the answer, If-Match on writes.
 
-The plugin sends no validators, so its clients download everything again; ours may ask "anything
-new?" with `If-None-Match` and get 304 Not Modified without a body. The validator is a digest of
-the response exactly as sent (body and total headers) in the request's language for this caller,
-so it changes whenever anything the response shows changes: a linked venue's edit, a translation,
-a term rename, a status change, the date window moving on. Writes honour `If-Match` (412
-rest_precondition_failed when the record changed since the client read it).
+The validator is a digest of the response exactly as sent (body and total headers) in the request's
+language for this caller, so it changes whenever anything the response shows changes
+(docs/decisions.md, "Conditional requests").
 """
 import hashlib
 import json
 from contextlib import contextmanager
 
 from django.db import transaction
-
 from django.http import HttpResponseNotModified
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.translation import gettext_lazy as _
@@ -39,15 +35,11 @@ def etag_of(response):
     return f'W/"{digest.hexdigest()[:32]}"'
 
 
-def _listed_tags(header):
-    """The entity tags of an If-None-Match / If-Match header, compared weakly (RFC 9110 §8.8.3.2)."""
-    return {tag.strip().removeprefix("W/") for tag in header.split(",") if tag.strip()}
-
-
 def matches(header, etag):
+    """Whether the If-None-Match / If-Match `header` names `etag`, compared weakly (RFC 9110 §8.8.3.2)."""
     if not header:
         return False
-    tags = _listed_tags(header)
+    tags = {tag.strip().removeprefix("W/") for tag in header.split(",") if tag.strip()}
     return "*" in tags or etag.removeprefix("W/") in tags
 
 
@@ -110,8 +102,8 @@ _RECORD_MODELS = {"events": Event, "venues": Venue, "organizers": Organizer, "ca
 def _current_answer(request, route_path, dispatch):
     probe = request_copy(request)
     probe.method = "GET"
-    probe.META = {key: value for key, value in request.META.items() if key not in ("HTTP_IF_MATCH", "CONTENT_TYPE", "CONTENT_LENGTH")}
-    probe.META["REQUEST_METHOD"] = "GET"
+    unsent = ("HTTP_IF_MATCH", "CONTENT_TYPE", "CONTENT_LENGTH")
+    probe.META = {**{key: value for key, value in request.META.items() if key not in unsent}, "REQUEST_METHOD": "GET"}
     return dispatch(probe, route_path)
 
 

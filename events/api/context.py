@@ -1,11 +1,5 @@
-"""What the API knows about one request beyond Django's own attributes, kept in one object.
-
-The dispatcher, the viewsets, the authentication and the read cache each learn something about the
-request being answered, and the serializers and link builders read it back. It travels as one
-ApiContext under `request.events_api` (as Django keeps `request.user`), reached only through
-api_context(), which accepts Django's HttpRequest, DRF's Request around one, and the store's
-rendering stand-in alike. docs/architecture-request.md says who sets each field.
-"""
+"""What the API knows about one request beyond Django's own attributes, kept in one object under
+`request.events_api` (docs/architecture-request.md says what each field holds and who sets it)."""
 import copy
 from types import MappingProxyType
 
@@ -23,18 +17,8 @@ class ApiContext:
     __slots__ = ("raw_params", "rest_root", "route", "caller", "read_cache_entry", "global_id_base")
 
     def __init__(self):
-        # The parameters as sent, path, query string and body merged WordPress's way (events.api.parsing).
         self.raw_params = NO_PARAMS
-        # The absolute REST root the request's links start from (`…/zh-hans/wp-json/`).
-        self.rest_root = None
-        # The events.api.routes.Route the path matched.
-        self.route = None
-        # The user the viewset authenticated (Basic, session with nonce, token), not Django's session user.
-        self.caller = None
-        # (cache key, calendar version) of an anonymous read the read cache missed, to store its answer under.
-        self.read_cache_entry = None
-        # (REST root, `{host}{path}` of global IDs): worked out once per request and REST root.
-        self.global_id_base = None
+        self.rest_root = self.route = self.caller = self.read_cache_entry = self.global_id_base = None
 
 
 def api_context(request):

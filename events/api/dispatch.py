@@ -10,15 +10,15 @@ import re
 from contextlib import nullcontext
 from functools import lru_cache
 
-from django.core.signals import setting_changed
 from django.utils import translation
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.csrf import csrf_exempt
 from rest_framework.response import Response
 
 from .. import list_versions
-from ..conf import events_settings
+from ..conf import events_settings, settings_version
 from ..internals import drf_request_as
+from ..memory import memory
 from ..queries.params import LANGUAGE_CODES
 from . import conditional, deadline, errors, idempotency, read_cache
 from .context import api_context
@@ -31,6 +31,8 @@ OVERRIDABLE = {"PUT", "PATCH", "DELETE", "GET", "POST"}
 CORS_ALLOW_HEADERS = (
     "Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type, If-Match, If-None-Match, Idempotency-Key"
 )
+# What each memory holds, under what key and why it cannot answer stale: docs/architecture-memories.md.
+_anonymous_allowed = memory("anonymous-allowed-methods", max_entries=64)
 
 
 @lru_cache(maxsize=4)
@@ -113,13 +115,10 @@ def _answered(request, route_path, original_method):
     if hasattr(response, "render"):
         response.render()
     if original_method in ("GET", "HEAD"):
-        conditional.add_validators(request, response, _signed_in(request))
+        caller = api_context(request).caller
+        signed_in = bool(caller is not None and caller.is_authenticated) or "HTTP_AUTHORIZATION" in request.META
+        conditional.add_validators(request, response, signed_in)
     return response
-
-
-def _signed_in(request):
-    user = api_context(request).caller
-    return bool(user is not None and user.is_authenticated) or "HTTP_AUTHORIZATION" in request.META
 
 
 def _dispatch(request, route_path):
@@ -210,19 +209,11 @@ def _allowed_methods(request, route):
     if user is not None and user.is_authenticated:
         return _methods_allowed_to(request, route, user)
     key = id(route)  # routes are module constants, and their dicts are unhashable
-    if key not in _anonymous_allowed:
-        _anonymous_allowed[key] = _methods_allowed_to(request, route, user)
-    return _anonymous_allowed[key]
-
-
-_anonymous_allowed = {}
-
-
-def _forget_anonymous_allowed(**kwargs):
-    _anonymous_allowed.clear()
-
-
-setting_changed.connect(_forget_anonymous_allowed, dispatch_uid="events.dispatch.anonymous_allowed")
+    allowed = _anonymous_allowed.recall(key, settings_version())
+    if allowed is None:
+        allowed = _methods_allowed_to(request, route, user)
+        _anonymous_allowed.remember(key, settings_version(), allowed)
+    return allowed
 
 
 def _methods_allowed_to(request, route, user):
@@ -241,26 +232,21 @@ def _methods_allowed_to(request, route, user):
 
 def _apply_global_params(request, response):
     """`_fields` (keep these top-level keys) and `_envelope` (always 200, status in the body)."""
-    query = request.GET
-    data = response.data
-    fields = query.get("_fields")
-    if isinstance(data, JSONText) and (fields or "_envelope" in query):
+    data, fields, envelope = response.data, request.GET.get("_fields"), "_envelope" in request.GET
+    if isinstance(data, JSONText) and (fields or envelope):
         data = json.loads(data)
-    changed = False
-    if fields and isinstance(data, dict) and response.status_code < 400:
+    selected = fields and isinstance(data, dict) and response.status_code < 400
+    if not (selected or envelope):
+        return response
+    if selected:
         wanted = [name.strip() for name in fields.split(",") if name.strip()]
         data = {key: value for key, value in data.items() if key in wanted}
-        changed = True
-    if "_envelope" in query:
-        headers = {key: value for key, value in response.items() if key.lower() not in ("content-type", "content-length")}
+    headers = {key: value for key, value in response.items() if key.lower() not in ("content-type", "content-length")}
+    if envelope:
         data = {"body": data, "status": response.status_code, "headers": headers}
-        changed = True
-    if not changed:
-        return response
-    rebuilt = render(Response(data, status=200 if "_envelope" in query else response.status_code))
-    for key, value in response.items():
-        if key.lower() not in ("content-type", "content-length"):
-            rebuilt[key] = value
+    rebuilt = render(Response(data, status=200 if envelope else response.status_code))
+    for key, value in headers.items():
+        rebuilt[key] = value
     rebuilt.render()
     return rebuilt
 

@@ -8,6 +8,7 @@ from rest_framework.fields import empty
 from .links import namespace_url
 from .params import BooleanParam, IntegerParam, ListParam, Params
 from .routes import ROUTES
+from .serializers.linked_params import OrganizerFields, VenueFields
 
 OPENAPI_VERSION = "3.0.0"
 # The product name stays untranslated, as the plugin's clients show it.
@@ -35,6 +36,14 @@ def _integer(description):
     return {"type": "integer", "description": description}
 
 
+def _array(items, description):
+    return {"type": "array", "items": items, "description": description}
+
+
+def _enum(values, description):
+    return {"type": "string", "enum": values, "description": description}
+
+
 def _flag(description):
     # Password-protected records are listed with their flags blanked to null.
     return {"type": "boolean", "nullable": True, "description": description}
@@ -54,6 +63,12 @@ def _name_or_blank(description):
     return {"description": description, "anyOf": [{"type": "string"}, {"type": "array", "items": {}, "maxItems": 0}]}
 
 
+def _as_written(params, names):
+    """String properties described as the write parameters of the same names are."""
+    declared = params.declared()
+    return {name: _string(declared[name].help_text) for name in names}
+
+
 def _post_dates():
     return {
         "date": _string(_("The publication date, in the site's time zone.")),
@@ -66,11 +81,7 @@ def _post_dates():
 def _global_ids():
     return {
         "global_id": _string(_("The record's ID, prefixed with the site's host so it is unique across sites.")),
-        "global_id_lineage": {
-            "type": "array",
-            "items": {"type": "string"},
-            "description": _("The global IDs this record has had, oldest first."),
-        },
+        "global_id_lineage": _array({"type": "string"}, _("The global IDs this record has had, oldest first.")),
     }
 
 
@@ -93,16 +104,10 @@ def component_schemas():
             "properties": {
                 "currency_symbol": _string(_("The currency symbol of the cost.")),
                 "currency_code": _string(_("The ISO 4217 currency code of the cost.")),
-                "currency_position": {
-                    "type": "string",
-                    "enum": ["prefix", "postfix", ""],
-                    "description": _("Whether the currency symbol comes before or after the amount."),
-                },
-                "values": {
-                    "type": "array",
-                    "items": {"type": "string"},
-                    "description": _("The amounts found in the cost, lowest first."),
-                },
+                "currency_position": _enum(
+                    ["prefix", "postfix", ""], _("Whether the currency symbol comes before or after the amount.")
+                ),
+                "values": _array({"type": "string"}, _("The amounts found in the cost, lowest first.")),
             },
         },
         "Term": {
@@ -113,25 +118,17 @@ def component_schemas():
                 "slug": _string(_("The term slug.")),
                 "term_group": _integer(_("The term group.")),
                 "term_taxonomy_id": _integer(_("The term taxonomy ID.")),
-                "taxonomy": {
-                    "type": "string",
-                    "enum": ["tribe_events_cat", "post_tag"],
-                    "description": _("The taxonomy of the term."),
-                },
+                "taxonomy": _enum(["tribe_events_cat", "post_tag"], _("The taxonomy of the term.")),
                 "description": _string(_("The term description.")),
                 "parent": _integer(_("The ID of the parent term, 0 for a top-level term.")),
                 "count": _integer(_("The number of published events with this term.")),
                 "filter": _string(_("How the term fields were filtered.")),
-                "meta": {"type": "array", "items": {}, "description": _("The term meta.")},
+                "meta": _array({}, _("The term meta.")),
                 "url": _string(_("The URL of the term's page on the site.")),
                 "urls": {
                     "type": "object",
                     "description": _("The REST URLs of the term, of its collection and of its parent."),
-                    "properties": {
-                        "self": {"type": "string"},
-                        "collection": {"type": "string"},
-                        "up": {"type": "string"},
-                    },
+                    "properties": {name: {"type": "string"} for name in ("self", "collection", "up")},
                 },
             },
         },
@@ -190,10 +187,10 @@ def component_schemas():
                 "hide_from_listings": _flag(_("Whether the event is hidden from event lists.")),
                 "sticky": _flag(_("Whether the event is pinned to the top of lists.")),
                 "featured": _flag(_("Whether the event is featured.")),
-                "categories": {"type": "array", "items": _ref("Term"), "description": _("The event's categories.")},
-                "tags": {"type": "array", "items": _ref("Term"), "description": _("The event's tags.")},
+                "categories": _array(_ref("Term"), _("The event's categories.")),
+                "tags": _array(_ref("Term"), _("The event's tags.")),
                 "venue": _object_or_empty_list(_("The event's venue, or an empty list."), _ref("Venue")),
-                "organizer": {"type": "array", "items": _ref("Organizer"), "description": _("The event's organizers.")},
+                "organizer": _array(_ref("Organizer"), _("The event's organizers.")),
                 "custom_fields": _object_or_empty_list(_("The event's additional fields, by key.")),
                 "json_ld": {"type": "object", "description": _("The event as schema.org JSON-LD.")},
             },
@@ -212,15 +209,10 @@ def component_schemas():
                 "excerpt": _string(_("The venue excerpt, as HTML.")),
                 "slug": _string(_("The venue slug.")),
                 "image": _image_or_false(_("The featured image of the venue.")),
-                "address": _string(_("The venue's street address.")),
-                "city": _string(_("The venue's city.")),
-                "country": _string(_("The venue's country.")),
-                "province": _string(_("The venue's province.")),
-                "state": _string(_("The venue's state.")),
-                "zip": _string(_("The venue's postal code.")),
-                "phone": _string(_("The venue's phone number.")),
-                "website": _string(_("The venue's website.")),
-                "stateprovince": _string(_("The venue's state or province.")),
+                **_as_written(
+                    VenueFields,
+                    ("address", "city", "country", "province", "state", "zip", "phone", "website", "stateprovince"),
+                ),
                 "geo_lat": {"type": "number", "description": _("The venue's latitude, in decimal degrees.")},
                 "geo_lng": {"type": "number", "description": _("The venue's longitude, in decimal degrees.")},
                 "json_ld": {"type": "object", "description": _("The venue as schema.org JSON-LD.")},
@@ -243,9 +235,7 @@ def component_schemas():
                 "excerpt": _string(_("The organizer excerpt, as HTML.")),
                 "slug": _string(_("The organizer slug.")),
                 "image": _image_or_false(_("The featured image of the organizer.")),
-                "phone": _string(_("The organizer's phone number.")),
-                "website": _string(_("The organizer's website.")),
-                "email": _string(_("The organizer's email address.")),
+                **_as_written(OrganizerFields, ("phone", "website", "email")),
                 "json_ld": {"type": "object", "description": _("The organizer as schema.org JSON-LD.")},
                 **_global_ids(),
             },
@@ -254,13 +244,7 @@ def component_schemas():
 
 
 # What each collection is called in the list envelope, and the schema of its records.
-RESOURCES = {
-    "events": "Event",
-    "venues": "Venue",
-    "organizers": "Organizer",
-    "categories": "Term",
-    "tags": "Term",
-}
+RESOURCES = {"events": "Event", "venues": "Venue", "organizers": "Organizer", "categories": "Term", "tags": "Term"}
 
 SUMMARIES = {
     ("events", "list"): _("List events"),
@@ -283,11 +267,6 @@ SUMMARIES = {
     ("tags", "retrieve"): _("Read a tag"),
     ("tags", "update"): _("Update a tag"),
     ("tags", "destroy"): _("Delete a tag"),
-}
-
-PATH_VARIABLE_DESCRIPTIONS = {
-    "id": _("The ID of the record."),
-    "slug": _("The slug of the record."),
 }
 
 RESPONSE_DESCRIPTIONS = {
@@ -329,11 +308,6 @@ def path_variables(route):
     }
 
 
-def action_kind(action):
-    """`retrieve_by_slug` → `retrieve`."""
-    return action.removesuffix("_by_slug")
-
-
 def params_fields(route, action):
     params_class = route.viewset.params_classes.get(action) or Params
     return params_class().fields
@@ -355,7 +329,7 @@ def param_schema(field):
             schema["minimum"] = field.minimum
     elif fmt in NUMBER_FORMATS:
         schema = {"type": "number", "format": fmt}
-        limit = getattr(getattr(field, "validator", None), "limit", None)
+        limit = getattr(getattr(field, "parse", None), "limit", None)
         if limit is not None:
             schema.update({"minimum": -limit, "maximum": limit})
     else:
@@ -396,12 +370,9 @@ def operation_parameters(route, action):
     fields = params_fields(route, action)
     variables = path_variables(route)
     parameters = []
-    for name in variables:
-        field = fields.get(name)
+    for name, schema in variables.items():
         # The path pattern decides what can be sent here (`\d+` is an integer), whatever the declaration.
-        schema = dict(variables[name])
-        description = _description(field) if field is not None else ""
-        description = description or str(PATH_VARIABLE_DESCRIPTIONS.get(name, ""))
+        description = _description(fields[name])
         # A path variable names a record, which may not exist (or be of another kind: 400).
         parameters.append(
             {"name": name, "in": "path", "description": description, "required": True, "schema": schema, SERVER_CHECKED: True}
@@ -458,58 +429,48 @@ def list_schema(collection):
         "required": [collection, "rest_url", "total", "total_pages"],
         "properties": {
             collection: {"type": "array", "items": _ref(RESOURCES[collection])},
-            "rest_url": {"type": "string"},
-            "next_rest_url": {"type": "string"},
-            "previous_rest_url": {"type": "string"},
-            "total": {"type": "integer", "minimum": 0},
-            "total_pages": {"type": "integer", "minimum": 0},
+            **{name: {"type": "string"} for name in ("rest_url", "next_rest_url", "previous_rest_url")},
+            **{name: {"type": "integer", "minimum": 0} for name in ("total", "total_pages")},
         },
     }
 
 
+# The operations of a record route: (action, HTTP method, the response codes it documents).
+OPERATIONS = (
+    ("list", "get", ("200", "304", "400", "404")),
+    ("retrieve", "get", ("200", "304", "400", "401", "403", "404")),
+    ("update", "post", ("200", "400", "401", "403", "404", "412")),
+    ("destroy", "delete", ("200", "400", "401", "403", "404", "410", "412", "500")),
+)
+
+
 def path_item(route):
     collection = route.pattern.strip("/").split("/")[0]
-    item = {}
-    actions = {action_kind(endpoint.action): endpoint.action for endpoint in route.endpoints}
+    # `retrieve_by_slug` is documented as a `retrieve`.
+    actions = {endpoint.action.removesuffix("_by_slug"): endpoint.action for endpoint in route.endpoints}
     if "doc" in actions:
-        item["get"] = {
-            "summary": str(_("The OpenAPI document of this API")),
-            "parameters": operation_parameters(route, "doc"),
-            "responses": {"200": {"description": str(_("The OpenAPI document."))}},
+        return {
+            "get": {
+                "summary": str(_("The OpenAPI document of this API")),
+                "parameters": operation_parameters(route, "doc"),
+                "responses": {"200": {"description": str(_("The OpenAPI document."))}},
+            }
         }
-        return item
     record = _ref(RESOURCES[collection]) if collection in RESOURCES else {"type": "object"}
-    if "list" in actions:
-        item["get"] = {
-            "summary": str(SUMMARIES[(collection, "list")]),
-            "parameters": operation_parameters(route, actions["list"]),
-            "responses": _responses(("200", "304", "400", "404"), list_schema(collection)),
-        }
-    if "retrieve" in actions:
-        item["get"] = {
-            "summary": str(SUMMARIES[(collection, "retrieve")]),
-            "parameters": operation_parameters(route, actions["retrieve"]),
-            "responses": _responses(("200", "304", "400", "401", "403", "404"), record),
-        }
-    if "update" in actions:
-        item["post"] = {
-            "summary": str(SUMMARIES[(collection, "update")]),
-            "parameters": operation_parameters(route, actions["retrieve"]) if "retrieve" in actions else [],
-            "requestBody": request_body(route),
-            "responses": _responses(("200", "400", "401", "403", "404", "412"), record),
-        }
-    if "destroy" in actions:
-        item["delete"] = {
-            "summary": str(SUMMARIES[(collection, "destroy")]),
-            "parameters": operation_parameters(route, actions["destroy"]),
-            "responses": _responses(("200", "400", "401", "403", "404", "410", "412", "500"), record),
-        }
+    item = {}
+    for kind, method, codes in OPERATIONS:
+        if kind not in actions:
+            continue
+        operation = {"summary": str(SUMMARIES[(collection, kind)])}
+        if kind != "update":
+            operation["parameters"] = operation_parameters(route, actions[kind])
+        else:
+            # An update takes the path variables of the read and its fields as a body.
+            operation["parameters"] = operation_parameters(route, actions["retrieve"]) if "retrieve" in actions else []
+            operation["requestBody"] = request_body(route)
+        operation["responses"] = _responses(codes, list_schema(collection) if kind == "list" else record)
+        item[method] = operation
     return item
-
-
-def documented_routes():
-    """Every route but the namespace index itself, in registration order."""
-    return [route for route in ROUTES if route.pattern]
 
 
 def build_document(request):
@@ -527,7 +488,8 @@ def build_document(request):
             "components": {"schemas": component_schemas()},
             # The namespace root with a trailing slash; unlike the plugin, the port is kept.
             "servers": [{"url": namespace_url(request, "/")}],
-            "paths": {openapi_path(route): path_item(route) for route in documented_routes()},
+            # Every route but the namespace index itself, in registration order.
+            "paths": {openapi_path(route): path_item(route) for route in ROUTES if route.pattern},
         }
     )
 

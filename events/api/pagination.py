@@ -1,7 +1,5 @@
-"""The lists' HTTP shape: the envelope, the X-TEC-Total headers, the page links and remembered bodies.
-
-The page and its total are read by events.queries.pages.
-"""
+"""The lists' HTTP shape: the envelope, the X-TEC-Total headers, the page links and remembered bodies
+(events.queries.pages reads the page and its total)."""
 from rest_framework.response import Response
 
 from .. import list_versions
@@ -11,8 +9,7 @@ from .links import marker_values, with_query
 from .renderers import JSONText
 
 
-# List bodies by what they are made of (remembered_list), under the versions of what their rows were
-# read from: 256 pages, 16 MB at most (a list of fifty events is 224 kB).
+# What each memory holds, under what key and why it cannot answer stale: docs/architecture-memories.md.
 remembered_bodies = memory("list-bodies", max_entries=256, max_bytes=16 * 1024 * 1024)
 
 
@@ -33,14 +30,12 @@ def page_links(base_url, filters, page):
 
 
 def list_response(key, records, page, links):
-    """The list envelope (`{key: [...], rest_url, next/previous, total, total_pages}`) and headers.
+    """The list envelope (`{key: [...], **page_links(), total, total_pages}`) and headers.
 
     `records` are dicts, or JSON texts (the events list joins stored renderings): the envelope is
     then written around them.
     """
-    tail = {name: links[name] for name in ("rest_url", "next_rest_url", "previous_rest_url") if name in links}
-    tail["total"] = page.total
-    tail["total_pages"] = page.total_pages
+    tail = {**links, "total": page.total, "total_pages": page.total_pages}
     if records and isinstance(records[0], str):
         return list_answer(JSONText(f"{{{to_json(key)}:[{','.join(records)}],{to_json(tail)[1:]}"), page)
     return list_answer({key: records, **tail}, page)
@@ -54,20 +49,13 @@ def list_answer(body, page):
 
 
 def remembered_list(request, statement, page, echoed, build):
-    """The list's answer, `build()` (a list_answer), its body remembered by this process.
-
-    Its key is everything the body is made of besides the page's rows and total and the stored
-    records they show: the list's ListStatement key, the page and its size, the filters its links
-    `echoed` and what the stored records' markers stand for in the request (links.marker_values). A
-    page showing a password-protected record is never remembered (it is blanked or not per request).
-    The body is remembered under the versions the page was read under (Page.versions) and the
-    rendering store's version then, so it is recalled only while neither changed, as the rows it is
-    made of are.
-    """
+    """The list's answer, `build()` (a list_answer), its body remembered by this process under
+    everything it is made of (the `list-bodies` row of docs/architecture-memories.md). A page
+    showing a password-protected record is never remembered (it is blanked or not per request)."""
     if page.versions is None or any(row.get("password") for row in page.rows):
         return build()
     key = (statement.key, page.page, page.per_page, repr(echoed), marker_values(request))
-    valid_for = (page.versions, list_versions.tables_key((list_versions.RENDERED_TABLE,), page.state))
+    valid_for = (page.versions, list_versions.store_version(page.state))
     body = remembered_bodies.recall(key, valid_for)
     if body is not None:
         return list_answer(body, page)

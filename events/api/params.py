@@ -3,8 +3,6 @@
 Each route's parameters are one `Params` serializer. The same declaration validates requests and
 produces the namespace index and the OpenAPI document, so the published description cannot drift.
 """
-import functools
-
 from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
@@ -15,6 +13,7 @@ from . import errors
 from ..conf import events_settings
 from ..exceptions import InvalidValue
 from ..numbers import is_ascii_digits, parse_int
+from ..queries import visibility
 from ..queries.params import LANGUAGE_CODES, NotOneOf, WrongType, boolean, contains_nul, date, items, text
 
 INVALID = _("Invalid parameter.")
@@ -41,14 +40,11 @@ class WPParamMixin:
     def __init__(self, *args, wp_type=None, wp_format=None, wp_items=None, server_checked=None, **kwargs):
         kwargs.setdefault("required", False)
         super().__init__(*args, **kwargs)
-        if server_checked is not None:
-            self.server_checked = server_checked
-        if wp_type is not None:
-            self.wp_type = wp_type
-        if wp_format is not None:
-            self.wp_format = wp_format
-        if wp_items is not None:
-            self.wp_items = wp_items
+        metadata = {"wp_type": wp_type, "wp_format": wp_format, "wp_items": wp_items, "server_checked": server_checked}
+        self.__dict__.update({name: value for name, value in metadata.items() if value is not None})
+
+    def to_representation(self, value):
+        return value
 
     def type_error(self):
         """The typed-parameter failure: "per_page is not of type integer." with a rest_invalid_type detail."""
@@ -74,57 +70,44 @@ class WPParamMixin:
             self.refuse(invalid.reason)
 
 
-def field_validator(parse):
-    """A RawParam or ListParam validator running `parse`, a parser of events.queries.params.
-
-    What the parser carries (a coordinate's limit) stays readable for the documents.
-    """
-
-    @functools.wraps(parse)
-    def validate(field, value):
-        return field.parsed(parse, value)
-
-    return validate
+def status_filter(field, items):
+    """auth.md §2.2, a list's `status`: only `publish` unless the caller may edit records of the
+    list's kind (its Params' `kind`), then registered statuses."""
+    user = getattr(field.context.get("request"), "user", None)
+    if not visibility.check_status_filter(user, field.parent.kind, items):
+        field.refuse()
+    return items
 
 
 class IntegerParam(WPParamMixin, serializers.Field):
     wp_type = "integer"
-
-    def __init__(self, *args, minimum=None, **kwargs):
-        self.minimum = minimum
-        super().__init__(*args, **kwargs)
+    # The least value accepted, published in the OpenAPI document.
+    minimum = None
 
     def to_internal_value(self, data):
-        if isinstance(data, bool):
-            self.type_error()
-        if isinstance(data, int):
-            value = data
-        elif isinstance(data, str) and parse_int(data, signed=True) is not None:
-            value = int(data.strip())
-        elif isinstance(data, float) and data.is_integer():
-            value = int(data)
-        else:
-            self.type_error()
-        if self.minimum is not None and value < self.minimum:
-            self.refuse()
-        return value
-
-    def to_representation(self, value):
-        return value
+        if isinstance(data, int) and not isinstance(data, bool):
+            return data
+        if (number := parse_int(data, signed=True)) is not None:
+            return number
+        if isinstance(data, float) and data.is_integer():
+            return int(data)
+        self.type_error()
 
 
 class PositiveIntegerParam(IntegerParam):
     """`page`, `per_page` and IDs: WordPress validates them as positive before the type check."""
 
-    def __init__(self, *args, **kwargs):
-        kwargs.setdefault("minimum", 1)
-        super().__init__(*args, **kwargs)
+    minimum = 1
 
     def to_internal_value(self, data):
         # The validator runs first and says "Invalid parameter." for 0, -1 and "foo" alike.
-        if isinstance(data, bool) or not (isinstance(data, int) or is_ascii_digits(data.strip() if isinstance(data, str) else None)):
+        digits = data.strip() if isinstance(data, str) else None
+        if isinstance(data, bool) or not (isinstance(data, int) or is_ascii_digits(digits)):
             self.refuse()
-        return super().to_internal_value(data)
+        value = super().to_internal_value(data)
+        if value < self.minimum:
+            self.refuse()
+        return value
 
 
 class BooleanParam(WPParamMixin, serializers.Field):
@@ -132,9 +115,6 @@ class BooleanParam(WPParamMixin, serializers.Field):
 
     def to_internal_value(self, data):
         return self.parsed(boolean, data)
-
-    def to_representation(self, value):
-        return value
 
 
 class StringParam(WPParamMixin, serializers.Field):
@@ -157,9 +137,6 @@ class StringParam(WPParamMixin, serializers.Field):
     def enum_in_message(self):
         return self.enum
 
-    def to_representation(self, value):
-        return value
-
 
 class LanguageParam(StringParam):
     """`wpml_language`: one of LANGUAGE_CODES."""
@@ -174,21 +151,22 @@ class LanguageParam(StringParam):
 
 
 class RawParam(WPParamMixin, serializers.Field):
-    """An untyped parameter: anything passes unless the declaration adds a validator."""
+    """An untyped parameter: anything passes unless the declaration names `parse`, a parser of
+    events.queries.params, or `validator(field, value)`, for checks that need the request or route."""
 
-    def __init__(self, *args, validator=None, **kwargs):
+    def __init__(self, *args, parse=None, validator=None, **kwargs):
+        self.parse = parse
         self.validator = validator
-        # A custom validator checks what a JSON Schema cannot say (records named, pairs of values).
-        kwargs.setdefault("server_checked", validator is not None)
+        # Either checks what a JSON Schema cannot say (records named, pairs of values).
+        kwargs.setdefault("server_checked", parse is not None or validator is not None)
         super().__init__(*args, **kwargs)
 
     def to_internal_value(self, data):
+        if self.parse is not None:
+            return self.parsed(self.parse, data)
         if self.validator is not None:
             return self.validator(self, data)
         return data
-
-    def to_representation(self, value):
-        return value
 
 
 class DateParam(WPParamMixin, serializers.Field):
@@ -207,26 +185,12 @@ class DateParam(WPParamMixin, serializers.Field):
             self.type_error()
         return self.parsed(date, data)
 
-    def to_representation(self, value):
-        return value
 
-
-class ListParam(WPParamMixin, serializers.Field):
-    """A list given as a JSON/bracket list or a CSV string; `item_validator` checks the whole list."""
-
-    def __init__(self, *args, item_validator=None, **kwargs):
-        self.item_validator = item_validator
-        kwargs.setdefault("server_checked", item_validator is not None)
-        super().__init__(*args, **kwargs)
+class ListParam(RawParam):
+    """A list given as a JSON/bracket list or a CSV string; the validator checks the whole list."""
 
     def to_internal_value(self, data):
-        found = self.parsed(items, data)
-        if self.item_validator is not None:
-            return self.item_validator(self, found)
-        return found
-
-    def to_representation(self, value):
-        return value
+        return super().to_internal_value(self.parsed(items, data))
 
 
 # (Params class, language parameter name) → its fields as get_fields() declares them.
@@ -245,6 +209,9 @@ class Params(serializers.Serializer):
 
     Every route also takes the language parameter (`wpml_language` by default, decisions.md).
     """
+
+    # The record kind of the route, for the validators that need it (status_filter).
+    kind = None
 
     def get_fields(self):
         fields = super().get_fields()
@@ -279,6 +246,15 @@ class Params(serializers.Serializer):
 
     @classmethod
     def validate_request(cls, raw_params, context):
+        declared = cls.declared()
+        # One check for every declared parameter, before any field's own validator (some query the
+        # database): PostgreSQL can neither store nor compare text holding NUL. Undeclared
+        # parameters are ignored, as WordPress ignores them, and never reach a query.
+        holding_nul = {name: INVALID for name, value in raw_params.items() if name in declared and contains_nul(value)}
+        if holding_nul:
+            # WordPress's order still holds: missing parameters are reported before invalid ones.
+            missing = [name for name, field in declared.items() if field.required and name not in raw_params]
+            raise errors.missing_params(missing) if missing else errors.invalid_params(holding_nul)
         valid = cls._valid_request(raw_params, context)
         if valid is not None:
             return valid
@@ -295,8 +271,6 @@ class Params(serializers.Serializer):
         missing-then-invalid order) come out of one place.
         """
         prototypes = cls.declared()
-        if any(name in prototypes and contains_nul(value) for name, value in raw_params.items()):
-            return None
         params = None
         values = {}
         for name, prototype in prototypes.items():
@@ -330,15 +304,6 @@ class Params(serializers.Serializer):
     def _validated_by_drf(cls, raw_params, context):
         """DRF's full validation, for a request the fast path refused: the contract's error for it."""
         params = cls(data=raw_params, context=context)
-        declared = params.fields
-        # One check for every declared parameter, before any field's own validator (some query the
-        # database): PostgreSQL can neither store nor compare text holding NUL. Undeclared
-        # parameters are ignored, as WordPress ignores them, and never reach a query.
-        holding_nul = {name: INVALID for name, value in raw_params.items() if name in declared and contains_nul(value)}
-        if holding_nul:
-            # WordPress's order still holds: missing parameters are reported before invalid ones.
-            missing = [name for name, field in declared.items() if field.required and name not in raw_params]
-            raise errors.missing_params(missing) if missing else errors.invalid_params(holding_nul)
         if params.is_valid():
             return params.validated_data
         failures = params.errors

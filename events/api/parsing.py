@@ -16,10 +16,6 @@ from ..queries.syntax import MAX_NESTING, parse_php_pairs, parse_query_string
 BODY_METHODS = {"POST", "PUT", "PATCH", "DELETE"}
 
 
-def _content_type(request):
-    return (request.META.get("CONTENT_TYPE") or "").split(";", 1)[0].strip().lower()
-
-
 def parse_body(request):
     """(json_params, form_params) of the request body.
 
@@ -29,7 +25,7 @@ def parse_body(request):
     """
     if request.method not in BODY_METHODS:
         return {}, {}
-    content_type = _content_type(request)
+    content_type = (request.META.get("CONTENT_TYPE") or "").split(";", 1)[0].strip().lower()
     try:
         if content_type == "application/json" or content_type.endswith("+json"):
             return _json_body(request.body), {}
@@ -93,7 +89,4 @@ def collect_params(request, path_params):
     """All parameters of a request, merged with WordPress's precedence."""
     json_params, form_params = parse_body(request)
     query_params = parse_query_string(request.META.get("QUERY_STRING", ""))
-    merged = {}
-    for source in (path_params, query_params, form_params, json_params):
-        merged.update(source)
-    return merged
+    return {**path_params, **query_params, **form_params, **json_params}

@@ -1,15 +1,8 @@
 """An optional shared cache of anonymous API reads, emptied in effect by every calendar write.
 
-Off unless `EVENTS["READ_CACHE_SECONDS"]` is above 0. When on, a GET or HEAD sent without
-credentials is answered from the cache if the same URL (scheme, host, path with its language
-prefix, query string) was answered with 200 less than that many seconds ago and nothing in the
-calendar has been written since. Every save or delete of an event, venue, organizer, term or image,
-and every change of an event's links, replaces the calendar version stored with each entry, so a
-write shows at once in every process that shares the cache. What changes with time alone (the
-default date window moving on, a scheduled event going live) shows within READ_CACHE_SECONDS.
-
-The cache must be shared by all the site's processes (Redis, Memcached, the database cache) as soon
-as more than one serves requests: a per-process cache would miss the other processes' writes.
+Off unless `EVENTS["READ_CACHE_SECONDS"]` is above 0 (docs/decisions.md, "Caching API reads"). Every
+write replaces the calendar version stored with each entry, so it shows at once in every process
+that shares the cache, which must therefore be shared by all the site's processes (Redis).
 """
 import hashlib
 import logging
@@ -50,9 +43,7 @@ UNCACHED_PARAMS = ("_fields", "_envelope", "_jsonp")
 UNSTORED_HEADERS = {"content-length"}
 # Part of every entry's key: entries an older release stored in another shape are never read.
 ENTRY_FORMAT = 3
-# (entry key, ETag) → body: the bodies this process read or stored lately. An ETag is a digest of
-# the body, so a body kept under one can never be another's; a hit then reads only the small part
-# of its entry from the cache (a list of fifty is a 224 kB body, a single event 5 kB).
+# What each memory holds, under what key and why it cannot answer stale: docs/architecture-memories.md.
 _bodies = memory("read-cache-bodies", max_entries=4096, max_bytes=32 * 1024 * 1024)
 
 

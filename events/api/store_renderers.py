@@ -1,9 +1,6 @@
-"""The API's renderers of the rendered-record store: each kind of row as the serializers write it.
-
-`register_store_renderers()` (called by EventsConfig.ready) gives them to the store, which never
-imports the API. They render against a RenderingRequest: the store's markers stand where a real
-request's values go, and links.marker_values() says what those are for a request being answered.
-"""
+"""The API's renderers of the rendered-record store, given to it by `register_store_renderers()`
+(EventsConfig.ready), and the RenderingRequest they render against (docs/architecture-store.md)."""
+import functools
 from urllib.parse import urlsplit
 
 from django.contrib.auth.models import AnonymousUser
@@ -45,41 +42,27 @@ class RenderingRequest:
         raise store.NotRenderable(location)
 
 
-def event_row(event, request):
-    # Linked records and terms as references, joined at read time.
-    return EventRecordSerializer(event, context={"request": request, "references": True}).data
+def _serialized(serializer, **context):
+    """A renderer: the record as `serializer` writes it with `context`."""
 
+    def render(record, request):
+        # The batch's category tree: a category's URL carries its ancestors' slugs.
+        return serializer(record, context={"request": request, "category_tree": request.category_tree, **context}).data
 
-def event_json_ld_row(event, request):
-    # The event's own part: the venue's and organizer's JSON-LD are stored as rows of their own.
-    return event_json_ld(event, request, linked=False)
-
-
-def venue_row(venue, request):
-    return VenueRecordSerializer(venue, context={"request": request, "json_ld": False, "embedded": True}).data
-
-
-def organizer_row(organizer, request):
-    return OrganizerRecordSerializer(organizer, context={"request": request, "json_ld": False, "embedded": True}).data
-
-
-def term_record_row(term, request):
-    return TermRecordSerializer(term, context={"request": request, "category_tree": request.category_tree}).data
-
-
-def term_sort_name(term):
-    """Events list their terms by name in the language (then ID), as WordPress does."""
-    return term.name or ""
+    return render
 
 
 def register_store_renderers():
     store.register_rendering_request(RenderingRequest)
-    store.register_renderer(store.EVENT, event_row)
-    store.register_renderer(store.EVENT_LD, event_json_ld_row)
-    store.register_renderer(store.VENUE, venue_row)
+    # Linked records and terms as references, joined at read time.
+    store.register_renderer(store.EVENT, _serialized(EventRecordSerializer, references=True))
+    # The event's own part: the venue's and organizer's JSON-LD are stored as rows of their own.
+    store.register_renderer(store.EVENT_LD, functools.partial(event_json_ld, linked=False))
+    store.register_renderer(store.VENUE, _serialized(VenueRecordSerializer, json_ld=False, embedded=True))
     store.register_renderer(store.VENUE_LD, venue_json_ld)
-    store.register_renderer(store.ORGANIZER, organizer_row)
+    store.register_renderer(store.ORGANIZER, _serialized(OrganizerRecordSerializer, json_ld=False, embedded=True))
     store.register_renderer(store.ORGANIZER_LD, organizer_json_ld)
     store.register_renderer(store.IMAGE, image_record)
-    store.register_renderer(store.TERM, embedded_term, sort_name=term_sort_name)
-    store.register_renderer(store.TERM_RECORD, term_record_row)
+    # Events list their terms by name in the language (then ID), as WordPress does.
+    store.register_renderer(store.TERM, embedded_term, sort_name=lambda term: term.name or "")
+    store.register_renderer(store.TERM_RECORD, _serialized(TermRecordSerializer))

@@ -84,21 +84,19 @@ def map_url(venue):
     return f"{MAP_SEARCH_URL}?{urlencode({'api': 1, 'query': query})}"
 
 
-def _shown(flag):
-    """Map flags never stored (None) read as true, as the API reads them."""
-    return True if flag is None else bool(flag)
+def linked_card(record, request, locked):
+    """What a page shows of a venue or organizer that is `locked` (password-protected): only its name."""
+    url = post_url(request, record) if linkable(record) else None
+    return {"title": title_html(record), "url": url, "locked": locked}
 
 
 def venue_card(venue, request, show_map_link=None, locked=False):
-    """What a page shows of a venue; `locked` (password-protected) keeps only its name."""
-    card = {
-        "title": title_html(venue),
-        "url": post_url(request, venue) if linkable(venue) else None,
-        "locked": locked,
-    }
+    card = linked_card(venue, request, locked)
     if locked:
         return card
-    wants_map = _shown(venue.show_map_link if show_map_link is None else show_map_link)
+    flag = venue.show_map_link if show_map_link is None else show_map_link
+    # A map flag never stored (None) reads as true, as the API reads it.
+    wants_map = flag is None or bool(flag)
     card.update(
         address=address_lines(venue),
         map_url=map_url(venue) if wants_map else None,
@@ -110,11 +108,7 @@ def venue_card(venue, request, show_map_link=None, locked=False):
 
 
 def organizer_card(organizer, request, locked=False):
-    card = {
-        "title": title_html(organizer),
-        "url": post_url(request, organizer) if linkable(organizer) else None,
-        "locked": locked,
-    }
+    card = linked_card(organizer, request, locked)
     if not locked:
         card.update(
             phone=organizer.phone,

@@ -92,6 +92,23 @@ def language_links(request):
     return links
 
 
+def conditional_response(request, etag, last_modified, build):
+    """`build()`, or a 304 when the client holds this version already (`last_modified` may be None)."""
+    timestamp = int(last_modified.timestamp()) if last_modified is not None else None
+    response = get_conditional_response(request, etag=etag, last_modified=timestamp) or build()
+    response["ETag"] = etag
+    if timestamp is not None:
+        response["Last-Modified"] = http_date(timestamp)
+    patch_cache_control(response, no_cache=True)
+    return response
+
+
+def without_body_for_head(request, response):
+    if request.method == "HEAD":
+        response.content = b""
+    return response
+
+
 def freshness_floor(now=None):
     """The last midnight, in UTC or in the site zone, whichever came later.
 
@@ -132,11 +149,12 @@ class PublicPage(View):
         # Answered here rather than raised to Django, whose DEBUG pages would show a visitor's
         # malformed URL as a stack trace: every 4xx of the calendar looks like the calendar.
         try:
-            return super().dispatch(request, *args, **kwargs)
+            response = super().dispatch(request, *args, **kwargs)
         except Http404:
-            return page_not_found(request)
+            response = page_not_found(request)
         except BadRequest:
-            return bad_request(request)
+            response = bad_request(request)
+        return without_body_for_head(request, response)
 
     def get(self, request, *args, **kwargs):
         if wants_calendar_file(request):
@@ -160,19 +178,14 @@ class PublicPage(View):
         if len(events) > queries.FEED_LIMIT:
             events, limit = events[: queries.FEED_LIMIT], queries.FEED_LIMIT
         body = ical.calendar_file(events, request, calendar_name(name), limit)
-        etag = f'W/"{hashlib.sha256(body).hexdigest()[:32]}"'
-        timestamp = int(last_modified.timestamp()) if last_modified is not None else None
-        response = get_conditional_response(request, etag=etag, last_modified=timestamp)
-        if response is None:
+
+        def download():
             response = HttpResponse(body, content_type=ical.MEDIA_TYPE)
             response["Content-Disposition"] = content_disposition_header(True, filename)
-        response["ETag"] = etag
-        if timestamp is not None:
-            response["Last-Modified"] = http_date(timestamp)
-        patch_cache_control(response, no_cache=True)
-        if request.method == "HEAD":
-            response.content = b""
-        return response
+            return response
+
+        etag = f'W/"{hashlib.sha256(body).hexdigest()[:32]}"'
+        return conditional_response(request, etag, last_modified, download)
 
     def subscription(self, context):
         """(path, heading) of the list whose upcoming events a subscription from this page follows, or None."""
@@ -181,32 +194,22 @@ class PublicPage(View):
     def respond(self, context, status=200):
         request = self.request
         discovery = discover(request, self.api_path)
-        last_modified, etag = self.validators() if self.cacheable and status == 200 else (None, None)
-        response = None
-        if last_modified is not None:
-            response = get_conditional_response(request, etag=etag, last_modified=int(last_modified.timestamp()))
-        if response is None:
-            languages = language_links(request)
+
+        def page():
             subscription = self.subscription(context) if status == 200 and not context.get("locked") else None
             if subscription is not None:
                 path, heading = subscription
                 context["subscribe"] = subscribe.subscribe_menu(request, path, calendar_name(heading))
-            response = render(
-                request,
-                self.template_name,
-                {**context, "discovery": discovery, "languages": languages, "nav": self.nav()},
-                status=status,
-            )
-        if last_modified is not None:
-            response["Last-Modified"] = http_date(last_modified.timestamp())
-            response["ETag"] = etag
-            patch_cache_control(response, no_cache=True)
+            extra = {"discovery": discovery, "languages": language_links(request), "nav": self.nav()}
+            return render(request, self.template_name, {**context, **extra}, status=status)
+
+        if self.cacheable and status == 200:
+            last_modified, etag = self.validators()
+            response = conditional_response(request, etag, last_modified, page)
         else:
+            response = page()
             patch_cache_control(response, private=True, no_cache=True)
-        discovery.apply(response)
-        if request.method == "HEAD":
-            response.content = b""
-        return response
+        return discovery.apply(response)
 
     def validators(self):
         """(Last-Modified, ETag) of what the page shows.
@@ -337,7 +340,23 @@ class FeaturedEvents(EventList):
         return ListScope(heading=_("Featured events"), filters={"featured": True}, filename="featured-events.ics")
 
 
-class CategoryArchive(EventList):
+class TermArchive(EventList):
+    # The API list parameter selecting a term's events, and the word naming its calendar file.
+    FILTERS = {Taxonomy.CATEGORY: ("categories", "category"), Taxonomy.TAG: ("tags", "tag")}
+
+    def term_scope(self, term, heading):
+        parameter, word = self.FILTERS[term.taxonomy]
+        self.api_path = f"/events/?{parameter}={term.slug}"
+        self.tokens.append(("term", term.pk, term.slug, str(term.name)))
+        return ListScope(
+            heading=heading,
+            filters={parameter: [term.pk]},
+            filename=f"events-{word}-{unquote(term.slug)}.ics",
+            description=clean_html(autop(term.description or "")),
+        )
+
+
+class CategoryArchive(TermArchive):
     """`/events/category/{ancestors/}{slug}/`: events of one category, as `?categories={slug}` lists them."""
 
     def scope(self, path):
@@ -352,17 +371,10 @@ class CategoryArchive(EventList):
             query = self.request.META.get("QUERY_STRING", "")
             target = term_url(self.request, category, ancestors)
             return HttpResponseRedirect(f"{target}?{query}" if query else target, status=301)
-        self.api_path = f"/events/?categories={category.slug}"
-        self.tokens.append(("term", category.pk, category.slug, str(category.name)))
-        return ListScope(
-            heading=html_message(_("Events in %(category)s"), category=category.name),
-            filters={"categories": [category.pk]},
-            filename=f"events-category-{unquote(category.slug)}.ics",
-            description=clean_html(autop(category.description or "")),
-        )
+        return self.term_scope(category, html_message(_("Events in %(category)s"), category=category.name))
 
 
-class TagArchive(EventList):
+class TagArchive(TermArchive):
     """`/tag/{slug}/`: events with one tag, as `?tags={slug}` lists them."""
 
     def scope(self, slug):
@@ -370,14 +382,7 @@ class TagArchive(EventList):
         tag = Tag.objects.filter(slug=wanted).first() if wanted else None
         if tag is None:
             raise Http404("No such tag")
-        self.api_path = f"/events/?tags={tag.slug}"
-        self.tokens.append(("term", tag.pk, tag.slug, str(tag.name)))
-        return ListScope(
-            heading=html_message(_("Events tagged %(tag)s"), tag=tag.name),
-            filters={"tags": [tag.pk]},
-            filename=f"events-tag-{unquote(tag.slug)}.ics",
-            description=clean_html(autop(tag.description or "")),
-        )
+        return self.term_scope(tag, html_message(_("Events tagged %(tag)s"), tag=tag.name))
 
 
 class DayList(EventList):
@@ -424,20 +429,21 @@ class MonthGrid(PublicPage):
     nav_current = "month"
 
     def requested_month(self):
+        """The first and last day of the month asked for (this month by default)."""
         raw = self.request.GET.get("month")
         if raw is None:
-            today = timezone.localdate()
-            return dt.date(today.year, today.month, 1)
-        match = MONTH_PARAM.match(raw)
-        # Years 1 and 9999 would push the grid's padding weeks outside what dates can hold.
-        if not match or not 1 <= int(match.group(2)) <= 12 or not 2 <= int(match.group(1)) <= 9998:
-            raise BadRequest("month must be YYYY-MM")
-        return dt.date(int(match.group(1)), int(match.group(2)), 1)
+            first = timezone.localdate().replace(day=1)
+        else:
+            match = MONTH_PARAM.match(raw)
+            # Years 1 and 9999 would push the grid's padding weeks outside what dates can hold.
+            if not match or not 1 <= int(match.group(2)) <= 12 or not 2 <= int(match.group(1)) <= 9998:
+                raise BadRequest("month must be YYYY-MM")
+            first = dt.date(int(match.group(1)), int(match.group(2)), 1)
+        return first, first.replace(day=calendar.monthrange(first.year, first.month)[1])
 
     def calendar_file(self, **kwargs):
         """The month's own days (not the grid's padding weeks), narrowed by the query's API list filters."""
-        first = self.requested_month()
-        last = first.replace(day=calendar.monthrange(first.year, first.month)[1])
+        first, last = self.requested_month()
         query = queries.feed_filters(self.request.META.get("QUERY_STRING", ""), dated=False)
         events = queries.feed_events({"window": queries.day_window(first, last)}, query)
         heading = formats.date_format(first, "YEAR_MONTH_FORMAT")
@@ -447,8 +453,7 @@ class MonthGrid(PublicPage):
         return reverse("events_public:events"), _("Upcoming events")
 
     def load(self, **kwargs):
-        first = self.requested_month()
-        last = first.replace(day=calendar.monthrange(first.year, first.month)[1])
+        first, last = self.requested_month()
         # Django counts weekdays from Sunday (0), Python from Monday (0).
         week_start = (int(formats.get_format("FIRST_DAY_OF_WEEK")) - 1) % 7
         grid_start = first - dt.timedelta(days=(first.weekday() - week_start) % 7)
@@ -465,26 +470,22 @@ class MonthGrid(PublicPage):
                 days.setdefault(day, []).append((event, day != begins))
                 day += dt.timedelta(days=1)
         today = timezone.localdate()
-        weeks, day = [], grid_start
-        while day <= grid_end:
-            week = []
-            for _offset in range(7):
-                listed = days.get(day, [])
-                week.append({
-                    "date": day,
-                    "url": reverse("events_public:day", kwargs={"day": day.isoformat()}),
-                    "in_month": day.month == first.month,
-                    "today": day == today,
-                    "events": [self.grid_card(event, continued) for event, continued in listed[:DAY_LIMIT]],
-                    "more": max(0, len(listed) - DAY_LIMIT),
-                })
-                day += dt.timedelta(days=1)
-            weeks.append(week)
+        cells = []
+        for day in (grid_start + dt.timedelta(days=n) for n in range((grid_end - grid_start).days + 1)):
+            listed = days.get(day, [])
+            cells.append({
+                "date": day,
+                "url": reverse("events_public:day", kwargs={"day": day.isoformat()}),
+                "in_month": day.month == first.month,
+                "today": day == today,
+                "events": [self.grid_card(event, continued) for event, continued in listed[:DAY_LIMIT]],
+                "more": max(0, len(listed) - DAY_LIMIT),
+            })
         weekdays = [(week_start + n) % 7 for n in range(7)]
         return {
             "heading": formats.date_format(first, "YEAR_MONTH_FORMAT"),
             "weekdays": [{"name": WEEKDAYS[n], "abbr": WEEKDAYS_ABBR[n]} for n in weekdays],
-            "weeks": weeks,
+            "weeks": [cells[start:start + 7] for start in range(0, len(cells), 7)],
             "truncated": truncated,
             "previous_url": self.month_url(_month_shift(first, -1)),
             "next_url": self.month_url(_month_shift(first, 1)),
@@ -512,35 +513,59 @@ def _password_digest(password):
     return salted_hmac(PASSWORD_COOKIE_SALT, password).hexdigest()
 
 
-class PasswordGate:
-    """Password-protected records show a form; the right password unlocks them for ten days.
+class RecordPage:
+    """A page about one published record (drafts, private and trashed records are 404s).
 
-    As in WordPress, the cookie holds (a keyed hash of) the last password entered, so it unlocks
-    every record sharing that password. It is signed and never holds the password itself.
+    Password-protected records show a form; the right password unlocks them for ten days. As in
+    WordPress, the cookie holds (a keyed hash of) the last password entered, so it unlocks every
+    record sharing that password. It is signed and never holds the password itself.
     """
 
     http_method_names = ["get", "head", "post"]
 
-    def unlocked(self, record):
-        if not record.password:
-            return True
-        digest = self.request.get_signed_cookie(PASSWORD_COOKIE, default=None, salt=PASSWORD_COOKIE_SALT)
-        return digest is not None and constant_time_compare(digest, _password_digest(record.password))
+    def find(self, slug, for_file=False):
+        """The record `slug` names; a password-protected one has no calendar file, whatever password
+        cookie comes along."""
+        record = self.published(slug)
+        if record is None or (for_file and record.password):
+            raise Http404("No such page")
+        self.api_path = self.api_path_for(record)
+        return record
+
+    def api_path_for(self, record):
+        return "/"
 
     def gate(self, record):
         """The context of the locked page, or None when the record is readable."""
-        if self.unlocked(record):
-            if record.password:
-                self.cacheable = False
+        if not record.password:
             return None
+        # The page depends on the reader's password cookie.
         self.cacheable = False
+        digest = self.request.get_signed_cookie(PASSWORD_COOKIE, default=None, salt=PASSWORD_COOKIE_SALT)
+        if digest is not None and constant_time_compare(digest, _password_digest(record.password)):
+            return None
         return {"heading": display.title_html(record), "locked": True}
+
+    def load(self, slug):
+        record = self.find(slug)
+        locked = self.gate(record)
+        if locked is not None:
+            return locked
+        context = {
+            "heading": display.title_html(record),
+            "image": display.image(record.image, self.request),
+            "description": display.description_html(record),
+            **self.record_context(record),
+        }
+        # The API leaves json_ld out of password-protected records, even for readers who unlocked them.
+        if not record.password:
+            context["json_ld"] = json_ld_text(self.json_ld(record))
+        return context
 
     def post(self, request, *args, **kwargs):
         record = self.find(**kwargs)
         given = request.POST.get("post_password", "")
         if record.password and not constant_time_compare(given, record.password):
-            self.api_path = self.api_path_for(record)
             context = {"heading": display.title_html(record), "locked": True, "wrong_password": True}
             return self.respond(context, status=403)
         response = HttpResponseRedirect(request.path, status=303)
@@ -567,62 +592,44 @@ class PasswordGate:
 NEXT_OCCURRENCES = 5
 
 
-class EventPage(PasswordGate, PublicPage):
-    """`/event/{slug}/`: one published event (drafts, private and trashed events are 404s)."""
+class EventPage(RecordPage, PublicPage):
+    """`/event/{slug}/`: one published event."""
 
     template_name = "events/public/event.html"
-
-    def find(self, slug):
-        event = queries.published_event(slug)
-        if event is None:
-            raise Http404("No such event")
-        return event
+    published = staticmethod(queries.published_event)
 
     def api_path_for(self, event):
         return f"/events/{event.pk}"
 
+    def json_ld(self, event):
+        return event_json_ld(event, self.request)
+
     def calendar_file(self, slug):
-        """The event alone; a password-protected one has no file, whatever password cookie comes along."""
-        event = self.find(slug)
-        if event.password:
-            raise Http404("No such event")
+        event = self.find(slug, for_file=True)
         return self.calendar_response([event], ical.title_text(event), f"{unquote(event.slug)}.ics", ical.last_changed(event))
 
-    def load(self, slug):
+    def record_context(self, event):
         request = self.request
-        event = self.find(slug)
-        self.api_path = self.api_path_for(event)
-        locked = self.gate(event)
-        if locked is not None:
-            return locked
         organizers = [link.organizer for link in event.organizer_links.all()]
         venue = event.venue if event.venue_id is not None else None
         self.records.extend([event, *([venue] if venue is not None else []), *organizers])
         terms = list(event.terms.all())
         self.tokens.extend((term.pk, term.slug, str(term.name)) for term in terms)
         tree = CategoryTree()
-        context = {
-            "heading": display.title_html(event),
+        return {
             "event": event,
             "when": display.when(event),
-            "image": display.image(event.image, request),
             "cost": cost_fields(event)[0],
             "website": display.web_link(event.website),
             "website_label": event.website,
-            "description": display.description_html(event),
             "venue": display.venue_card(venue, request, event.show_map_link, bool(venue.password)) if venue else None,
             "organizers": [display.organizer_card(organizer, request, bool(organizer.password)) for organizer in organizers],
             "categories": display.term_links([t for t in terms if t.taxonomy == Taxonomy.CATEGORY], request, tree),
             "tags": display.term_links([t for t in terms if t.taxonomy == Taxonomy.TAG], request, tree),
             "google_calendar_url": subscribe.google_calendar_link(event, request),
             "ical_url": f"{post_url(request, event)}ical/",
+            **self.series_context(event),
         }
-        context.update(self.series_context(event))
-        # The API leaves json_ld out of password-protected events, even for readers who unlocked them.
-        if not event.password:
-            context["json_ld"] = json_ld_text(event_json_ld(event, request))
-        return context
-
 
     def series_context(self, event):
         """An occurrence's page says its series' rules in words and links the next occurrences."""
@@ -648,32 +655,23 @@ class EventCalendarFile(EventPage):
         return self.calendar_file(**kwargs)
 
 
-class LinkedRecordPage(PasswordGate, EventList):
+class LinkedRecordPage(RecordPage, EventList):
     """A venue or organizer page: the record, then its upcoming events."""
 
     model = None
 
-    def find(self, slug):
-        record = queries.published_record(self.model, slug)
-        if record is None:
-            raise Http404("No such page")
-        return record
+    def published(self, slug):
+        return queries.published_record(self.model, slug)
 
-    def api_path_for(self, record):
-        return "/"
-
-    def record_context(self, record):
-        raise NotImplementedError
+    def json_ld(self, record):
+        return {"@context": SCHEMA_CONTEXT, **self.linked_json_ld(record, self.request)}
 
     def events_filter(self, record):
-        """The filter values selecting the record's events."""
-        raise NotImplementedError
+        """The filter values selecting the record's events: `{"venue": [id]}` or `{"organizer": [id]}`."""
+        return {self.model._meta.model_name: [record.pk]}
 
     def calendar_file(self, slug):
-        record = self.find(slug)
-        if record.password:
-            raise Http404("No such page")
-        self.api_path = self.api_path_for(record)
+        record = self.find(slug, for_file=True)
         scope = ListScope(
             heading=display.title_html(record),
             filters=self.events_filter(record),
@@ -681,57 +679,30 @@ class LinkedRecordPage(PasswordGate, EventList):
         )
         return self.scope_calendar_file(scope)
 
-    def load(self, slug):
-        record = self.find(slug)
-        self.api_path = self.api_path_for(record)
-        locked = self.gate(record)
-        if locked is not None:
-            return locked
+    def record_context(self, record):
         self.records.append(record)
-        context = {
-            "heading": display.title_html(record),
+        return {
             "record": record,
-            "image": display.image(record.image, self.request),
-            "description": display.description_html(record),
-            **self.record_context(record),
+            self.model._meta.model_name: self.card(record, self.request),
+            **self.page_context(queries.upcoming(**self.events_filter(record))),
         }
-        if not record.password:
-            context["json_ld"] = json_ld_text({"@context": SCHEMA_CONTEXT, **self.json_ld(record)})
-        return context
 
 
 class VenuePage(LinkedRecordPage):
     template_name = "events/public/venue.html"
     model = Venue
+    card = staticmethod(display.venue_card)
+    linked_json_ld = staticmethod(venue_json_ld)
 
     def api_path_for(self, venue):
         return f"/events/?venue={venue.pk}"
-
-    def json_ld(self, venue):
-        return venue_json_ld(venue, self.request)
-
-    def events_filter(self, venue):
-        return {"venue": [venue.pk]}
-
-    def record_context(self, venue):
-        return {"venue": display.venue_card(venue, self.request), **self.page_context(queries.upcoming(**self.events_filter(venue)))}
 
 
 class OrganizerPage(LinkedRecordPage):
     template_name = "events/public/organizer.html"
     model = Organizer
-
-    def json_ld(self, organizer):
-        return organizer_json_ld(organizer, self.request)
-
-    def events_filter(self, organizer):
-        return {"organizer": [organizer.pk]}
-
-    def record_context(self, organizer):
-        return {
-            "organizer": display.organizer_card(organizer, self.request),
-            **self.page_context(queries.upcoming(**self.events_filter(organizer))),
-        }
+    card = staticmethod(display.organizer_card)
+    linked_json_ld = staticmethod(organizer_json_ld)
 
 
 # --- calendar files -----------------------------------------------------------------------------
@@ -750,30 +721,22 @@ def calendar_name(heading):
 # --- errors -------------------------------------------------------------------------------------
 
 
-class NotFoundPage(PublicPage):
+class ErrorPage(PublicPage):
     template_name = "events/public/404.html"
-
-    def load(self, **kwargs):
-        return {"heading": _("Page not found")}
-
-
-class BadRequestPage(NotFoundPage):
-    def load(self, **kwargs):
-        return {"heading": _("This address is not valid")}
+    cacheable = False
 
 
 def page_not_found(request, exception=None):
     """A site's `handler404`: the calendar's look, and discovery like every other page."""
-    return _error_page(NotFoundPage, request, 404)
+    return _error_page(request, 404, _("Page not found"))
 
 
 def bad_request(request, exception=None):
     """A malformed page number, month or record ID: 400 with the calendar's look (also a `handler400`)."""
-    return _error_page(BadRequestPage, request, 400)
+    return _error_page(request, 400, _("This address is not valid"))
 
 
-def _error_page(page_class, request, status):
-    view = page_class()
+def _error_page(request, status, heading):
+    view = ErrorPage()
     view.setup(request)
-    view.cacheable = False
-    return view.respond(view.load(), status=status)
+    return without_body_for_head(request, view.respond({"heading": heading}, status=status))

@@ -1,9 +1,5 @@
-"""One page of a list and the list's total, in as few statements as the database allows.
-
-What a process remembers of its lists lives here too (events.memory): their compiled statements,
-under the settings they were compiled with, and their totals and page rows, under the versions of
-the tables their statement declares it reads (events.list_versions).
-"""
+"""One page of a list and the list's total, in as few statements as the database allows, and what
+a process remembers of its lists (their statements, totals and page rows)."""
 import math
 import threading
 from dataclasses import dataclass
@@ -46,16 +42,12 @@ class ListStatement:
     """A list's query, built from the ORM only when this process has not compiled it already.
 
     Building a filtered queryset and compiling it costs more than a stored page's statements and
-    joins (about 0.9 ms of an events page, against 0.2 ms for the database to answer). The
+    joins (about 0.9 ms of an events page, against 0.2 ms for the database to answer), and the
     statements depend only on the `key` a view gives (everything its queryset is built from: the
     filter values, the caller's visibility condition, the ordering), the database and the
-    language; so a process compiles each list once and keeps its statements (`compiled_statements`,
-    under the settings they were compiled with). `build` then returns a values() queryset of plain
-    columns, whose rows are read without the ORM. A view with no such key gives none, and its
-    queryset is compiled every time.
-
-    `reads` (a list_versions.Reads) declares what the statement reads: its total and rows are
-    remembered under the versions of those tables.
+    language. `build` returns a values() queryset of plain columns, whose rows are read without
+    the ORM; a view with no key gives None, and its queryset is compiled every time. `reads` (a
+    list_versions.Reads) declares what the statement reads.
     """
 
     def __init__(self, model, key, build, *, reads, plain_columns=True):
@@ -103,15 +95,11 @@ def fetch_page(statement, page, per_page):
 
     Counting an event list is the dearest part of it (an index-only scan of some 74,000 entries,
     about 25 ms, at 100,000 events), and most requests count what the previous one counted. On
-    PostgreSQL, outside a transaction, the total is therefore remembered per list query and per
-    version of the tables the query reads (events.list_versions): a statement that sees the same
-    versions sees the same committed rows of those tables, so a remembered total is exact, in
-    every process, whatever another process wrote; a commit that changed one of those tables
-    gives the next statement a new version, hence a miss. A keyed list's page rows are
-    remembered the same way (_remembered_page): read again under the same versions, a page costs
-    one small statement that reads them. Elsewhere (SQLite, or inside a transaction that may see
-    its own writes) the count rides along with the page rows as an uncorrelated subquery of the
-    same statement.
+    PostgreSQL, outside a transaction, the total is therefore remembered per list query under the
+    versions of the tables it reads (events.list_versions), and so are a keyed list's page rows
+    (_remembered_page): read again under the same versions, a page costs one small statement that
+    reads them. Elsewhere (SQLite, or inside a transaction that may see its own writes) the count
+    rides along with the page rows as an uncorrelated subquery of the same statement.
     """
     offset = (page - 1) * per_page
     if offset > MAX_RECORD_ID:  # the databases refuse offsets past the 64-bit range
@@ -123,23 +111,21 @@ def fetch_page(statement, page, per_page):
     # are the same for every request of a list, so they do not blur the key).
     if statement.plain_columns:
         sql, params = statement.compiled("page", lambda queryset: _compiled(_with_state(queryset)))
-        if sql is None:
-            return Page(rows=[], page=page, per_page=per_page, total=0)
-        key = repr((sql, params))
-        rows, state = _remembered_page(statement, connection, key, offset, per_page)
-        if rows is None:
-            rows = _column_rows(connection, sql, params, offset, per_page)
-            state = rows[0]["listed_state"] if rows else None
-            if rows and statement.key is not None:
-                remembered_pages.remember((key, offset, per_page), versions_of(statement, state), rows)
     else:
         listed = _with_state(statement.queryset)
         sql, params = _compiled(listed)
-        if sql is None:
-            return Page(rows=[], page=page, per_page=per_page, total=0)
-        key = repr((sql, params))
-        rows = list(listed[offset : offset + per_page])
-        state = rows[0].listed_state if rows else None
+    if sql is None:
+        return Page(rows=[], page=page, per_page=per_page, total=0)
+    key = repr((sql, params))
+    rows, state = _remembered_page(statement, connection, key, offset, per_page)
+    if rows is None:
+        if statement.plain_columns:
+            rows = _column_rows(connection, sql, params, offset, per_page)
+        else:
+            rows = list(listed[offset : offset + per_page])
+        state = _field(rows[0], "listed_state") if rows else None
+        if rows and statement.key is not None:
+            remembered_pages.remember((key, offset, per_page), versions_of(statement, state), rows)
     versions = versions_of(statement, state) if state is not None else None
     total = remembered_totals.recall(key, versions) if versions is not None else None
     if total is None:
@@ -166,10 +152,8 @@ def _remembered_page(statement, connection, key, offset, per_page):
     Only lists with a key (ListStatement) are remembered: a list whose statement reads the clock
     is never asked for twice. The rows are shared between requests and threads: read-only.
     """
-    if statement.key is None:
-        return None, None
-    if not remembered_pages.holds((key, offset, per_page)):
-        return None, None  # never read here: no need to read the versions
+    if statement.key is None or not remembered_pages.holds((key, offset, per_page)):
+        return None, None  # never remembered here: no need to read the versions
     state = list_versions.read_state(connection)
     rows = remembered_pages.recall((key, offset, per_page), versions_of(statement, state))
     return (rows, state) if rows is not None else (None, None)
@@ -220,12 +204,9 @@ def _field(row, name):
     return row[name] if isinstance(row, dict) else getattr(row, name)
 
 
-# List totals by list query, under the versions of the tables it reads: the 512 most recently counted.
+# What each memory holds, under what key and why it cannot answer stale: docs/architecture-memories.md.
 remembered_totals = memory("list-totals", max_entries=512)
-# Page rows by list query, offset and size, under the same versions: the 512 most recently read pages.
 remembered_pages = memory("list-pages", max_entries=512)
-# The compiled statements of the 512 most recently read list keys (ListStatement), under the
-# settings they were compiled with (the time zone mode, the geolocation radius, … shape them).
 compiled_statements = memory("list-statements", max_entries=512)
 # A few locks shared by all lists (by the hash of the list's key) rather than one per list, so
 # that their number stays bounded; two lists that share one only count one after the other.

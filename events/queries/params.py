@@ -18,7 +18,7 @@ from ..conf import events_settings
 from ..exceptions import InvalidValue
 from ..memory import memory
 from ..models import Event, Term
-from ..numbers import is_ascii_digits
+from ..numbers import is_ascii_digits, parse_int
 from ..text import normalize_lookup_slug
 from .syntax import split_list
 
@@ -174,15 +174,11 @@ def list_of(parse_items):
 
 def positive_integer(value):
     """A positive integer from an int, an integral float or a digit string; None for anything else."""
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, float) and value.is_integer():
+    if isinstance(value, str):
+        value = parse_int(value)
+    elif isinstance(value, float) and value.is_integer():
         value = int(value)
-    if isinstance(value, str) and is_ascii_digits(value.strip()):
-        value = int(value.strip())
-    if isinstance(value, int) and value > 0:
-        return value
-    return None
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else None
 
 
 def parse_record_id(value):

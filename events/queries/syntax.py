@@ -87,9 +87,7 @@ def split_list(value):
         for item in value:
             items.extend(split_list(item) if isinstance(item, str) else [item])
         return items
-    if isinstance(value, bool):
-        return [value]
-    if isinstance(value, (int, float)):
+    if isinstance(value, (int, float)):  # booleans included
         return [value]
     text = unquote(str(value))
     return [_numeric(part.strip()) for part in text.split(",") if part.strip()]
@@ -104,9 +102,7 @@ TRUTHY_WORDS = {"1", "true", "yes", "y", "on", "enable", "enabled"}
 
 def is_truthy(value):
     """The plugin's truthiness rule for untyped flags (README §3.2)."""
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, (int, float)):
+    if isinstance(value, (int, float)):  # booleans included
         return value != 0
     if isinstance(value, str):
         return value.strip().lower() in TRUTHY_WORDS
@@ -114,7 +110,5 @@ def is_truthy(value):
 
 
 def php_filter_bool(value):
-    """PHP's FILTER_VALIDATE_BOOLEAN, used by `strict_dates`."""
-    if isinstance(value, bool):
-        return value
+    """PHP's FILTER_VALIDATE_BOOLEAN, used by `strict_dates` (`True` reads as "true")."""
     return str(value).strip().lower() in {"1", "true", "on", "yes"}

@@ -126,11 +126,8 @@ def generate_sizes(attachment, save=True):
         if old and old != attachment.file.name and storage.exists(old):
             storage.delete(old)
 
-    attachment.file.open("rb")
-    try:
-        original = attachment.file.read()
-    finally:
-        attachment.file.close()
+    with attachment.file.open("rb") as file:
+        original = file.read()
     image = Image.open(BytesIO(original))
     image_format = image.format
     exif = image.info.get("exif")
@@ -251,41 +248,34 @@ def _guarded_create_connection(address, timeout=socket._GLOBAL_DEFAULT_TIMEOUT, 
     if not answers or any(_forbidden_address(answer[4][0]) for answer in answers):
         raise ImageImportError(_("Images cannot be imported from a private or reserved network address."))
     last_error = None
-    for family, socktype, proto, _canonname, sockaddr in answers:
-        sock = socket.socket(family, socktype, proto)
+    for *_kind, sockaddr in answers:
         try:
-            if timeout is not socket._GLOBAL_DEFAULT_TIMEOUT:
-                sock.settimeout(timeout)
-            if source_address:
-                sock.bind(source_address)
-            sock.connect(sockaddr)
-            return sock
+            # The checked address itself (an IP literal), so nothing is looked up again.
+            return socket.create_connection((sockaddr[0], port), timeout, source_address)
         except OSError as error:
             last_error = error
-            sock.close()
-    raise last_error or OSError("no address to connect to")
+    raise last_error
 
 
-class _GuardedHTTPConnection(http.client.HTTPConnection):
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self._create_connection = _guarded_create_connection
+def _guarded(connection_class):
+    """Connections of `connection_class` that open their sockets through _guarded_create_connection."""
 
+    def connection(*args, **kwargs):
+        made = connection_class(*args, **kwargs)
+        made._create_connection = _guarded_create_connection
+        return made
 
-class _GuardedHTTPSConnection(http.client.HTTPSConnection):
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self._create_connection = _guarded_create_connection
+    return connection
 
 
 class _GuardedHTTPHandler(urllib.request.HTTPHandler):
     def http_open(self, req):
-        return self.do_open(_GuardedHTTPConnection, req)
+        return self.do_open(_guarded(http.client.HTTPConnection), req)
 
 
 class _GuardedHTTPSHandler(urllib.request.HTTPSHandler):
     def https_open(self, req):
-        return self.do_open(_GuardedHTTPSConnection, req, context=self._context)
+        return self.do_open(_guarded(http.client.HTTPSConnection), req, context=self._context)
 
 
 class _LimitedRedirectHandler(urllib.request.HTTPRedirectHandler):
@@ -391,8 +381,6 @@ def import_image_from_url(url, user):
     try:
         content = _download(urllib.parse.urlunsplit(parts), events_settings.IMAGE_IMPORT_TIMEOUT,
                             events_settings.IMAGE_IMPORT_MAX_BYTES)
-    except ImageImportError:
-        raise
     except urllib.error.HTTPError as error:
         raise ImageImportError(_("The image URL answered with an error.")) from error
     except (urllib.error.URLError, http.client.HTTPException, OSError, ValueError) as error:

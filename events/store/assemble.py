@@ -1,12 +1,8 @@
-"""Answers made of stored rows: the Assembler joins an event's rows for one request and language.
-
-The Splicer puts the request's values (MarkerValues, which the API works out from the request) where
-the stored texts hold markers. A process remembers what it read and joined recently (below,
-events.memory), each value under a key and a `valid_for` that are together exactly what it is a
-function of.
-"""
+"""Answers made of stored rows: the Assembler joins them for one request and language, the request's
+values (MarkerValues) spliced in where the stored texts hold markers."""
 import json
 import re
+from dataclasses import dataclass
 from typing import NamedTuple
 
 from django.db import DEFAULT_DB_ALIAS, connections
@@ -26,14 +22,9 @@ from .writes import keep_if_absent
 # A list of term references: its terms are joined in name order (the name of the language).
 _TERM_LIST_TEXT = re.compile(r'\[("\\u0000term:\d+"(?:,"\\u0000term:\d+")*)\]')
 
-# (row kind, record ID, language, epoch) → (body, sort name): the rows this process read recently,
-# under the version of the rendering store they were read under (PostgreSQL; list_versions).
-# Events are the largest rows, a few kB each; 16 MB of bodies at most.
+# What each memory holds, under what key and why it cannot answer stale: docs/architecture-memories.md.
 _stored_rows = memory("stored-rows", max_entries=4096, max_bytes=16 * 1024 * 1024, size=lambda row: len(row[0]))
-# (database, event ID) → RecordFacts, under the version of the events table: what a single read checks.
 _event_facts = memory("event-facts", max_entries=4096)
-# (event ID, language, epoch, splicer key) → text, under the version of the rendering store: an
-# event's single read as anonymous callers get it, a function of stored rows and the splicer's values alone.
 _anonymous_single_texts = memory("anonymous-single-reads", max_entries=1024)
 
 
@@ -46,30 +37,7 @@ class MarkerValues(NamedTuple):
     origin: str
 
 
-class Splicer:
-    """Turns stored JSON text into this request's JSON: markers replaced by its URLs and host."""
-
-    def __init__(self, values):
-        self.key = values
-        self.replacements = [
-            (_marker_text(f"{HOME}wp-json/"), _text(values.rest_root)),
-            (_marker_text(HOME), _text(values.home)),
-            (_marker_text(GLOBAL_ID_HOST), _text(values.global_id_base)),
-            (_marker_text(ORIGIN), _text(values.origin)),
-        ]
-
-    def text(self, body):
-        for marker, value in self.replacements:
-            if marker in body:
-                body = body.replace(marker, value)
-        return body
-
-
-def _marker_text(marker):
-    return to_json(marker)[1:-1]
-
-
-def _text(value):
+def _in_json_string(value):
     return to_json(value)[1:-1]
 
 
@@ -78,27 +46,28 @@ class Unresolved(Exception):
 
 
 class Assembler:
-    """Builds event records from stored rows for one request and language.
-
-    `state` is what the request's page was read under (Page.state, which only PostgreSQL outside a
-    transaction has): stored rows this process remembers under the same version of the store are
-    taken from memory rather than read again. A transaction may see its own uncommitted writes,
-    which no version stands for yet, so it always reads.
-    """
+    """Builds records from stored rows for one request and language; with the `state` its page was
+    read under (Page.state: PostgreSQL outside a transaction), rows this process remembers under the
+    same version of the store are taken from memory rather than read again."""
 
     def __init__(self, marker_values, language, state=None):
-        self.splicer = Splicer(marker_values)
+        self.marker_values = marker_values
+        self.replacements = [
+            (_in_json_string(marker), _in_json_string(value))
+            for marker, value in zip((f"{HOME}wp-json/", HOME, GLOBAL_ID_HOST, ORIGIN), marker_values)
+        ]
         self.language = language
         self.rows = {}
         self.absent = set()
         self._texts = {}
         self._references = {}
-        self.store_version = None
-        if state is not None:
-            self._use_state(state)
+        self.store_version = None if state is None else list_versions.store_version(state)
 
-    def _use_state(self, state):
-        self.store_version = list_versions.tables_key((list_versions.RENDERED_TABLE,), state)
+    def _spliced(self, body):
+        for marker, value in self.replacements:
+            if marker in body:
+                body = body.replace(marker, value)
+        return body
 
     def fetch(self, keys):
         wanted = self._recalled([key for key in keys if key not in self.rows and key not in self.absent])
@@ -121,9 +90,10 @@ class Assembler:
                 missing.append(key)
         return missing
 
-    def _keep(self, found):
+    def _keep(self, rows):
         """Rows just read: this request's, and memory's under the version the request saw (they
         were read after it, so they are at least that new: never older than what they stand for)."""
+        found = {(kind, record_id): (body, sort_name) for kind, record_id, body, sort_name in rows}
         self.rows.update(found)
         if self.store_version is not None:
             epoch = current_epoch()
@@ -135,20 +105,20 @@ class Assembler:
         when this process remembers them all under the request's version of the store."""
         connection = connections[DEFAULT_DB_ALIAS]
         keys = [(EVENT, pk) for pk in event_ids]
-        if not self._recalled(keys):
-            # Every event is remembered: only rows they embed that memory lacks are read.
-            self.fetch({key for pk in event_ids for key in self.references_of(pk)})
-            return
-        if connection.vendor != "postgresql":
-            self.fetch(keys)
-            self.fetch({key for pk in event_ids for key in self.references_of(pk)})
+        if connection.vendor != "postgresql" or not self._recalled(keys):
+            # Elsewhere, or every event is remembered: only rows that memory lacks are read.
+            self._fetch_with_references(event_ids)
             return
         table = connection.ops.quote_name(RenderedRecord._meta.db_table)
         sql = stored_with_linked_sql(table, f"kind = '{EVENT}' AND record_id = ANY(%(ids)s::bigint[])", json_ld=False)
         with connection.cursor() as cursor:
-            cursor.execute(sql, {**self._sql_params(), "ids": list(event_ids)})
-            self._found(cursor.fetchall())
+            cursor.execute(sql, {"language": self.language, "epoch": current_epoch(), "ids": list(event_ids)})
+            self._keep(cursor.fetchall())
         self._absent_unless_found([*keys, *(key for pk in event_ids for key in self.references_of(pk))])
+
+    def _fetch_with_references(self, event_ids):
+        self.fetch([(EVENT, pk) for pk in event_ids])
+        self.fetch({key for pk in event_ids for key in self.references_of(pk)})
 
     def event_facts(self, event_id, anonymous=False):
         """The event's RecordFacts (None when there is no such event) and its own rows, in one query;
@@ -162,7 +132,7 @@ class Assembler:
         facts_version = None
         if connection.vendor == "postgresql" and not connection.in_atomic_block:
             state = list_versions.read_state(connection)
-            self._use_state(state)
+            self.store_version = list_versions.store_version(state)
             facts_version = list_versions.tables_key((Event._meta.db_table,), state)
             facts = _event_facts.recall((connection.alias, event_id), facts_version)
             if facts is not None and anonymous and not facts.password and self._anonymous_text(event_id) is not None:
@@ -181,14 +151,14 @@ class Assembler:
             f"FROM {events} e LEFT JOIN ({stored}) r ON true WHERE e.id = %(id)s"
         )
         with connection.cursor() as cursor:
-            cursor.execute(sql, {**self._sql_params(), "id": event_id})
+            cursor.execute(sql, {"language": self.language, "epoch": current_epoch(), "id": event_id})
             found = cursor.fetchall()
         if not found:
             return None
-        self._found([row[4:] for row in found if row[4] is not None])
+        self._keep([row[4:] for row in found if row[4] is not None])
         wanted = [(EVENT, event_id), (EVENT_LD, event_id)]
         if connection.vendor == "postgresql":
-            wanted += [*self.references_of(event_id), *self.single_keys(event_id)]
+            wanted += self.single_keys(event_id)
         self._absent_unless_found(wanted)
         status, author_id, password, status_before_trash = found[0][:4]
         facts = RecordFacts(PostKind.EVENT, event_id, status, author_id, password, status_before_trash)
@@ -199,15 +169,7 @@ class Assembler:
 
     def _recalled_single(self, event_id):
         """Whether memory holds every row a single read of the event needs (now in self.rows)."""
-        if self._recalled([(EVENT, event_id), (EVENT_LD, event_id)]):
-            return False
-        return not self._recalled([*self.references_of(event_id), *self.single_keys(event_id)])
-
-    def _sql_params(self):
-        return {"language": self.language, "epoch": current_epoch()}
-
-    def _found(self, rows):
-        self._keep({(kind, record_id): (body, sort_name) for kind, record_id, body, sort_name in rows})
+        return not self._recalled([(EVENT, event_id)]) and not self._recalled(self.single_keys(event_id))
 
     def _absent_unless_found(self, keys):
         self.absent.update(key for key in keys if key not in self.rows)
@@ -234,10 +196,8 @@ class Assembler:
             by_source.setdefault(SOURCE_OF_ROW[kind], set()).add(record_id)
         for kind, ids in by_source.items():
             keep_if_absent(kind, ids, self.language)
-        stored_events = [(EVENT, record_id) for record_id in by_source.get(EVENT, ())]
-        if stored_events and embedded_too:
-            self.fetch(stored_events)
-            self.fetch({key for _kind, record_id in stored_events for key in self.references_of(record_id)})
+        if EVENT in by_source and embedded_too:
+            self._fetch_with_references(by_source[EVENT])
             self.keep_missing(embedded_too=False)
 
     def references_of(self, event_id):
@@ -256,13 +216,7 @@ class Assembler:
         row = self.rows.get((EVENT, event_id))
         if row is None:
             raise Unresolved((EVENT, event_id))
-        for key in self.references_of(event_id):
-            if key not in self.rows:
-                raise Unresolved(key)
-        return self._joined(row)
-
-    def _joined(self, row):
-        text = _TERM_LIST_TEXT.sub(self._terms_text, self.splicer.text(row[0]))
+        text = _TERM_LIST_TEXT.sub(self._terms_text, self._spliced(row[0]))
         return REFERENCE_TEXT.sub(self._reference_text, text)
 
     def _terms_text(self, match):
@@ -281,11 +235,11 @@ class Assembler:
         if key not in self._texts:
             if key not in self.rows:
                 raise Unresolved(key)
-            self._texts[key] = self.splicer.text(self.rows[key][0])
+            self._texts[key] = self._spliced(self.rows[key][0])
         return self._texts[key]
 
     def _anonymous_key(self, event_id):
-        return (event_id, self.language, current_epoch(), self.splicer.key)
+        return (event_id, self.language, current_epoch(), self.marker_values)
 
     def _anonymous_text(self, event_id):
         if self.store_version is None:
@@ -303,25 +257,19 @@ class Assembler:
             text = self._anonymous_text(event_id)
             if text is not None:
                 return text
-        self.fetch([*self.references_of(event_id), *self.single_keys(event_id)])
-        venue_ref = self._reference_of(event_id, VENUE)
+        self.fetch(self.single_keys(event_id))
+        venue_refs = self._references_of(event_id, VENUE)
         organizer_refs = self._references_of(event_id, ORGANIZER)
-        if venue_ref is not None:
-            self._give_json_ld(VENUE, venue_ref, "show_map", user, roles)
+        for ref in venue_refs:
+            self._give_json_ld(VENUE, ref, "show_map", user)
         for ref in organizer_refs:
-            self._give_json_ld(ORGANIZER, ref, "global_id", user, roles)
-        row = self.rows.get((EVENT, event_id))
-        if row is None:
-            raise Unresolved((EVENT, event_id))
+            self._give_json_ld(ORGANIZER, ref, "global_id", user)
         # Joined here, never kept: the venue and organizers above carry this caller's JSON-LD.
-        text = self._joined(row)
+        text = self.event_text(event_id)
         if protected:
             return text
-        linked = []
-        if venue_ref is not None:
-            linked.append(f'"location":{self.fragment_text((VENUE_LD, venue_ref))}')
-        if organizer_refs:
-            linked.append(f'"organizer":{self.fragment_text((ORGANIZER_LD, organizer_refs[0]))}')
+        linked = [f'"location":{self.fragment_text((VENUE_LD, ref))}' for ref in venue_refs[:1]]
+        linked += [f'"organizer":{self.fragment_text((ORGANIZER_LD, ref))}' for ref in organizer_refs[:1]]
         json_ld = _text_inserted_after(self.fragment_text((EVENT_LD, event_id)), "endDate", ",".join(linked))
         text = f'{text[:-1]},"json_ld":{json_ld}}}'
         if remembered:
@@ -329,48 +277,40 @@ class Assembler:
         return text
 
     def single_keys(self, event_id):
-        """The JSON-LD rows a single read needs beyond the list record's."""
-        keys = [(EVENT_LD, event_id)]
-        venue_ref = self._reference_of(event_id, VENUE)
-        if venue_ref is not None:
-            keys.append((VENUE_LD, venue_ref))
-        keys.extend((ORGANIZER_LD, ref) for ref in self._references_of(event_id, ORGANIZER))
-        return keys
+        """The rows a single read needs beyond the event's: those it refers to, and the JSON-LD rows."""
+        references = self.references_of(event_id)
+        linked_ld = [(f"{kind}_ld", ref) for kind, ref in references if kind in (VENUE, ORGANIZER)]
+        return [*references, (EVENT_LD, event_id), *linked_ld]
 
     def _references_of(self, event_id, kind):
         return [record_id for ref_kind, record_id in self.references_of(event_id) if ref_kind == kind]
 
-    def _reference_of(self, event_id, kind):
-        found = self._references_of(event_id, kind)
-        return found[0] if found else None
-
-    def _give_json_ld(self, kind, record_id, before, user, roles):
+    def _give_json_ld(self, kind, record_id, before, user):
         """A linked record's text in this read gets its `json_ld` (before the key `before`), unless
         it is blanked (password-protected: its name key holds []) or `user` may not read it."""
         key = (kind, record_id)
-        data = json.loads(self.fragment_text(key))
-        if isinstance(data.get(kind), list):
-            return
-        if not roles.can_read(user, RecordFacts.of_stored(RECORD_KINDS[kind], data)):
+        text = self.fragment_text(key)
+        data = json.loads(text)
+        blanked = isinstance(data.get(kind), list)
+        if blanked or not roles.can_read(user, RecordFacts.of_stored(RECORD_KINDS[kind], data)):
             return
         json_ld = self.fragment_text((f"{kind}_ld", record_id))
-        self._texts[key] = _text_inserted_before(self.fragment_text(key), before, f'"json_ld":{json_ld}')
+        # Never the first key: the record starts with its `id`.
+        self._texts[key] = _text_inserted_at(text, text.find(f',"{before}":'), f'"json_ld":{json_ld}')
 
 
+@dataclass(slots=True)
 class RecordFacts:
     """The columns of an event, venue or organizer the read rules look at (roles, password), without
     a model instance: from a page or single-read query, or from a stored record."""
 
     COLUMNS = ("pk", "status", "author_id", "password", "status_before_trash")
-    __slots__ = ("KIND", *COLUMNS)
-
-    def __init__(self, kind, pk=None, status=None, author_id=None, password="", status_before_trash=""):
-        self.KIND = kind
-        self.pk = pk
-        self.status = status
-        self.author_id = author_id
-        self.password = password
-        self.status_before_trash = status_before_trash
+    KIND: str
+    pk: int = None
+    status: str = None
+    author_id: int = None
+    password: str = ""
+    status_before_trash: str = ""
 
     @classmethod
     def of_event(cls, row):
@@ -384,28 +324,23 @@ class RecordFacts:
         return cls(kind, data.get("id"), data.get("status"), int(author) if author not in (None, "", "0") else None)
 
 
-def _text_inserted_before(text, key, member):
-    """The JSON object `text` with `member` ('"name":value') put before its top-level `key`, or
-    at its end when it has none (the stored texts are compact, their keys unique)."""
-    if text.startswith(f'{{"{key}":'):
-        return f"{{{member},{text[1:]}"
-    position = text.find(f',"{key}":')
-    if position < 0:
-        return f"{text[:-1]},{member}}}" if text != "{}" else f"{{{member}}}"
-    return f"{text[:position]},{member}{text[position:]}"
-
-
 def _text_inserted_after(text, key, members):
-    """The JSON object `text` with `members` put after the value of its top-level `key`, or at its
-    end when it has none."""
-    if not members:
-        return text
+    """The JSON object `text` with `members` put after the value of its top-level `key`."""
     name = f'"{key}":'
     position = text.find(name)
-    if position < 0:
-        return f"{text[:-1]},{members}}}" if text != "{}" else f"{{{members}}}"
-    _value, end = _JSON_DECODER.raw_decode(text, position + len(name))
-    return f"{text[:end]},{members}{text[end:]}"
+    if position >= 0:
+        position = _JSON_DECODER.raw_decode(text, position + len(name))[1]
+    return _text_inserted_at(text, position, members)
+
+
+def _text_inserted_at(text, position, members):
+    """The compact JSON object `text` (never empty: stored records have an ID or a type) with
+    `members` ('"name":value,…') put at `position`, or at its end when the key they follow or
+    precede is absent (-1)."""
+    if not members:
+        return text
+    position = len(text) - 1 if position < 0 else position
+    return f"{text[:position]},{members}{text[position:]}"
 
 
 _JSON_DECODER = json.JSONDecoder()

@@ -1,8 +1,5 @@
-"""The epoch rows are read under: FORMAT_VERSION and the settings that shape a record.
-
-FORMAT_VERSION is bumped by hand whenever a renderer's output or a row's columns change;
-tests/test_store_format.py fails until it is (see docs/architecture-store.md).
-"""
+"""The epoch rows are read under: FORMAT_VERSION and the settings that shape a record
+(docs/architecture-store.md, "The epoch and its test")."""
 import hashlib
 
 from django.conf import settings
@@ -34,7 +31,7 @@ def current_epoch():
     return epoch
 
 
-# The epoch, under the settings it was worked out from.
+# What each memory holds, under what key and why it cannot answer stale: docs/architecture-memories.md.
 _epochs = memory("store-epoch", max_entries=1)
 
 

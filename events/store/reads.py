@@ -11,38 +11,28 @@ from .rows import ORGANIZER, VENUE
 
 
 def fetch_rows(keys, language):
-    """{(row kind, record ID): (body, sort name)} of the current epoch, in one query."""
+    """[(row kind, record ID, body, sort name)] of the current epoch, in one query."""
     wanted = sorted({(kind, int(record_id)) for kind, record_id in keys})
     if not wanted:
-        return {}
+        return []
     connection = connections[DEFAULT_DB_ALIAS]
     table = connection.ops.quote_name(RenderedRecord._meta.db_table)
     if connection.vendor == "postgresql":
         # One statement whatever the keys (so it runs prepared), looked up key by key in the unique
         # index; two array parameters rather than one per key, as binding them costs more than
         # the lookups.
-        sql = (
-            f"SELECT r.kind, r.record_id, r.body, r.sort_name FROM {table} r "
-            f"JOIN unnest(%s::text[], %s::bigint[]) AS wanted(kind, record_id) "
-            f"ON r.kind = wanted.kind AND r.record_id = wanted.record_id "
-            f"WHERE r.language = %s AND r.epoch = %s"
-        )
-        params = [[kind for kind, _ in wanted], [record_id for _, record_id in wanted], language, current_epoch()]
-    else:
-        by_kind = {}
-        for kind, record_id in wanted:
-            by_kind.setdefault(kind, []).append(record_id)
-        conditions, params = [], [language, current_epoch()]
-        for kind, ids in by_kind.items():
-            conditions.append(f"(kind = %s AND record_id IN ({', '.join(['%s'] * len(ids))}))")
-            params.extend([kind, *ids])
-        sql = (
-            f"SELECT kind, record_id, body, sort_name FROM {table} "
-            f"WHERE language = %s AND epoch = %s AND ({' OR '.join(conditions)})"
-        )
+        prefix, source = "", "unnest(%s::text[], %s::bigint[]) AS wanted(kind, record_id)"
+        params = [[kind for kind, _ in wanted], [record_id for _, record_id in wanted]]
+    else:  # no arrays: a pair of parameters per key
+        prefix, source = f"WITH wanted(kind, record_id) AS (VALUES {', '.join(['(%s, %s)'] * len(wanted))}) ", "wanted"
+        params = [value for key in wanted for value in key]
+    sql = (
+        f"{prefix}SELECT r.kind, r.record_id, r.body, r.sort_name FROM {table} r JOIN {source} "
+        f"ON r.kind = wanted.kind AND r.record_id = wanted.record_id WHERE r.language = %s AND r.epoch = %s"
+    )
     with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        return {(kind, record_id): (body, sort_name) for kind, record_id, body, sort_name in cursor.fetchall()}
+        cursor.execute(sql, [*params, language, current_epoch()])
+        return cursor.fetchall()
 
 
 def stored_with_linked_sql(table, own_condition, json_ld):

@@ -1,23 +1,9 @@
-"""Which function renders each kind of row: the API registers its serializers here when the app is ready.
-
-The store decides when a record is rendered and keeps the rows; how a record reads as JSON is the
-API's business. So the store never imports the API: `EventsConfig.ready()` registers one renderer per
-row kind, and the request object the renderers are given, and the store calls them through here.
-"""
-from typing import Callable, NamedTuple
-
+"""Which function renders each kind of row: the API registers its serializers here when the app is
+ready, so the store never imports the API (docs/architecture-store.md, "Layers: the registry")."""
 from django.utils import translation
 
 from ..json_text import to_json
 from .rows import ROW_KINDS, SOURCE_OF_ROW, NotRenderable
-
-
-class Renderer(NamedTuple):
-    # (record, request) → the row's data, JSON-serialisable; raises NotRenderable to leave the
-    # record's remaining rows out.
-    render: Callable
-    # record → the row's sort name (what embedded terms are listed by), or None for none.
-    sort_name: Callable = None
 
 
 _renderers = {}
@@ -25,10 +11,12 @@ _rendering_request = None
 
 
 def register_renderer(row_kind, render, sort_name=None):
-    """Render the rows of `row_kind` with `render(record, request)` (and `sort_name(record)`)."""
+    """Render the rows of `row_kind` with `render(record, request)` → the row's data, JSON-serialisable
+    (raising NotRenderable leaves the record's remaining rows out), and give each row the sort name
+    `sort_name(record)` (what embedded terms are listed by)."""
     if row_kind not in SOURCE_OF_ROW:
         raise ValueError(f"Unknown row kind: {row_kind!r}")
-    _renderers[row_kind] = Renderer(render, sort_name)
+    _renderers[row_kind] = (render, sort_name)
 
 
 def register_rendering_request(make_request):
@@ -40,22 +28,17 @@ def register_rendering_request(make_request):
 
 def rendered_texts(kind, records, language):
     """{(row kind, record ID): (JSON text, sort name)} of these records of source `kind` in `language`."""
-    renderers = _renderers_of(kind)
+    if _rendering_request is None or any(row_kind not in _renderers for row_kind in ROW_KINDS[kind]):
+        raise LookupError(f"No renderer registered for {kind!r} rows: EventsConfig.ready() registers them.")
     request = _rendering_request()
     rows = {}
     with translation.override(language):
         for record in records:
-            for row_kind, renderer in renderers:
+            for row_kind in ROW_KINDS[kind]:
+                render, sort_name = _renderers[row_kind]
                 try:
-                    data = renderer.render(record, request)
+                    data = render(record, request)
                 except NotRenderable:
                     break
-                rows[(row_kind, record.pk)] = data, renderer.sort_name(record) if renderer.sort_name else ""
-    return {key: (to_json(data), sort_name) for key, (data, sort_name) in rows.items()}
-
-
-def _renderers_of(kind):
-    missing = [row_kind for row_kind in ROW_KINDS[kind] if row_kind not in _renderers]
-    if missing or _rendering_request is None:
-        raise LookupError(f"No renderer registered for {kind!r} rows: EventsConfig.ready() registers them.")
-    return [(row_kind, _renderers[row_kind]) for row_kind in ROW_KINDS[kind]]
+                rows[(row_kind, record.pk)] = data, sort_name(record) if sort_name else ""
+    return {key: (to_json(data), name) for key, (data, name) in rows.items()}

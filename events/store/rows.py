@@ -3,7 +3,7 @@ import re
 
 from ..models import Attachment, Event, Organizer, PostKind, Term, Venue
 
-# Stand for the request's values in a stored text; the Splicer replaces them at read time.
+# Stand for the request's values in a stored text; the Assembler replaces them at read time.
 HOME = "\x01home\x01"
 GLOBAL_ID_HOST = "\x01gid\x01"
 ORIGIN = "\x01origin\x01"

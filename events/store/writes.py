@@ -7,31 +7,21 @@ from django.db.models import Prefetch
 from ..models import Attachment, Event, EventOrganizer, Organizer, RenderedRecord, Term, Venue
 from .epoch import current_epoch, languages
 from .registry import rendered_texts
-from .rows import EVENT, IMAGE, ORGANIZER, ROW_KINDS, SOURCE_KINDS, SOURCE_OF_ROW, VENUE, references_in
+from .rows import EVENT, IMAGE, ORGANIZER, ROW_KINDS, SOURCE_KINDS, SOURCE_OF_ROW, TERM, VENUE, references_in
 
 # Deletes and renders in slices, whatever a bulk change marks (SQLite caps the parameters of a statement).
 SLICE = 500
 
 
-def _event_queryset():
-    return Event.objects.select_related("image", "series").prefetch_related(
-        "terms", Prefetch("organizer_links", queryset=EventOrganizer.objects.order_by("position", "id"))
-    )
-
-
-def _linked_queryset(model):
-    return model.objects.select_related("image")
-
-
 def _source_records(kind, ids, using, lock=False):
     if kind == EVENT:
-        queryset = _event_queryset()
-    elif kind in (VENUE, ORGANIZER):
-        queryset = _linked_queryset(Venue if kind == VENUE else Organizer)
-    elif kind == IMAGE:
-        queryset = Attachment.objects.all()
+        organizer_links = EventOrganizer.objects.order_by("position", "id")
+        queryset = Event.objects.select_related("image", "series").prefetch_related(
+            "terms", Prefetch("organizer_links", queryset=organizer_links)
+        )
     else:
-        queryset = Term.objects.all()
+        model = {VENUE: Venue, ORGANIZER: Organizer, IMAGE: Attachment, TERM: Term}[kind]
+        queryset = model.objects.select_related("image") if kind in (VENUE, ORGANIZER) else model.objects.all()
     queryset = queryset.using(using).filter(pk__in=ids).order_by("pk")
     features = connections[using].features
     if lock and features.has_select_for_update_of:
@@ -108,16 +98,17 @@ def keep_if_absent(kind, ids, language, using=DEFAULT_DB_ALIAS):
     rows = rendered_rows(kind, ids, using, lock=False, only_language=language)
     if rows:
         # Rows of an older epoch are in the way (a writer's rows always have the current one).
-        for id_slice in _slices(sorted(ids)):
-            RenderedRecord.objects.using(using).filter(
-                kind__in=ROW_KINDS[kind], record_id__in=id_slice, language=language
-            ).exclude(epoch=current_epoch()).delete()
+        _delete_rows(kind, ids, using, language)
         RenderedRecord.objects.using(using).bulk_create(rows, batch_size=SLICE, ignore_conflicts=True)
 
 
-def _delete_rows(kind, ids, using):
+def _delete_rows(kind, ids, using, language=None):
+    """Every row of these records or, with `language`, their rows in it of another epoch."""
     for id_slice in _slices(sorted(ids)):
-        RenderedRecord.objects.using(using).filter(kind__in=ROW_KINDS[kind], record_id__in=id_slice).delete()
+        rows = RenderedRecord.objects.using(using).filter(kind__in=ROW_KINDS[kind], record_id__in=id_slice)
+        if language is not None:
+            rows = rows.filter(language=language).exclude(epoch=current_epoch())
+        rows.delete()
 
 
 def _slices(items, size=SLICE):
@@ -131,9 +122,7 @@ _pending = threading.local()
 
 
 def _pending_for(using):
-    if not hasattr(_pending, "kinds"):
-        _pending.kinds = {}
-    return _pending.kinds.setdefault(using, {})
+    return _pending.__dict__.setdefault("kinds", {}).setdefault(using, {})
 
 
 def mark_stale(kind, ids, using=DEFAULT_DB_ALIAS):

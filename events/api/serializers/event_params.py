@@ -10,11 +10,10 @@ from ...queries import events as event_queries
 from ...queries.params import (
     MAX_RECORD_ID, default_per_page, existing_event_id, no_tickets, positive_ids, record_id_for_slug,
 )
-from ...queries import visibility
 from .. import errors
 from ..params import (
     ID_ITEMS, INVALID, BooleanParam, DateParam, IntegerParam, ListParam, Params, PositiveIntegerParam, RawParam,
-    StringParam, field_validator,
+    StringParam, status_filter,
 )
 
 
@@ -22,15 +21,7 @@ from ..params import (
 
 
 def event_not_found(record_id):
-    return errors.ApiError(
-        "rest-event-not-found", _("No event was found with the ID %(id)s.") % {"id": record_id}, 404
-    )
-
-
-def not_an_event(record_id):
-    return errors.ApiError(
-        "rest-invalid-event-id", _("The record with the ID %(id)s is not an event.") % {"id": record_id}, 400
-    )
+    return errors.ApiError("rest-event-not-found", _("No event was found with the ID %(id)s.") % {"id": record_id}, 404)
 
 
 def find_event(queryset, record_id):
@@ -47,24 +38,17 @@ def missing_event(record_id):
     """400 rest-invalid-event-id when the ID is another kind of record's, else 404 rest-event-not-found."""
     kind = PostIdentity.kind_of(record_id) if 0 < record_id <= MAX_RECORD_ID else None
     if kind is not None and kind != PostKind.EVENT:
-        return not_an_event(record_id)
+        message = _("The record with the ID %(id)s is not an event.") % {"id": record_id}
+        return errors.ApiError("rest-invalid-event-id", message, 400)
     return event_not_found(record_id)
 
 
-# The by-slug read and delete routes' `slug`, validated to the ID of the event it names (any status).
-event_for_slug = field_validator(partial(record_id_for_slug, Event, remembered=True))
+def event_for_slug(field, value):
+    """The by-slug routes' `slug`, validated to the ID of the event it names (any status)."""
+    return field.parsed(partial(record_id_for_slug, Event, remembered=True), value)
 
 
 # --- list parameter validators ------------------------------------------------------------------
-
-
-def event_status_filter(field, items):
-    """auth.md §2.2: `publish` only for callers without the edit right; registered statuses for others."""
-    request = field.context.get("request")
-    user = getattr(request, "user", None)
-    if not visibility.check_status_filter(user, PostKind.EVENT, items):
-        field.refuse()
-    return items
 
 
 class TicketedParam(BooleanParam):
@@ -96,6 +80,8 @@ class EventSlugReadParams(Params):
 class EventListParams(Params):
     """`GET /events` (events.md §2.1)."""
 
+    kind = PostKind.EVENT
+
     page = PositiveIntegerParam(default=1, help_text=_("The page of results to return."))
     per_page = PositiveIntegerParam(
         default=default_per_page, help_text=_("The number of events to return on each page (at most 50).")
@@ -119,47 +105,45 @@ class EventListParams(Params):
     )
     search = StringParam(non_empty=True, help_text=_("Words the event title, excerpt or description must contain."))
     categories = ListParam(
-        item_validator=field_validator(event_queries.category_selection),
+        parse=event_queries.category_selection,
         wp_items=ID_ITEMS,
         help_text=_("Events in any of these event categories (slugs or IDs)."),
     )
     tags = ListParam(
-        item_validator=field_validator(event_queries.tag_selection),
+        parse=event_queries.tag_selection,
         wp_items=ID_ITEMS,
         help_text=_("Events with any of these tags (slugs or IDs)."),
     )
     venue = ListParam(
-        item_validator=field_validator(event_queries.venue_ids), wp_items=ID_ITEMS, help_text=_("Events at any of these venues (IDs).")
+        parse=event_queries.venue_ids, wp_items=ID_ITEMS, help_text=_("Events at any of these venues (IDs).")
     )
     organizer = ListParam(
-        item_validator=field_validator(event_queries.organizer_ids),
-        wp_items=ID_ITEMS,
-        help_text=_("Events with any of these organizers (IDs)."),
+        parse=event_queries.organizer_ids, wp_items=ID_ITEMS, help_text=_("Events with any of these organizers (IDs).")
     )
     featured = BooleanParam(help_text=_("Only featured events (true) or only events that are not featured (false)."))
     status = ListParam(
-        item_validator=event_status_filter,
+        validator=status_filter,
         wp_format="string",
         help_text=_("Event statuses to list; only publish unless the caller may edit events."),
     )
     geoloc = BooleanParam(help_text=_("Only events whose venue has coordinates (true) or has none (false)."))
     geoloc_lat = RawParam(
-        validator=field_validator(event_queries.latitude),
+        parse=event_queries.latitude,
         wp_format="double",
         help_text=_("Latitude of the point events must be near (with geoloc_lng)."),
     )
     geoloc_lng = RawParam(
-        validator=field_validator(event_queries.longitude),
+        parse=event_queries.longitude,
         wp_format="double",
         help_text=_("Longitude of the point events must be near (with geoloc_lat)."),
     )
     include = ListParam(
-        item_validator=field_validator(positive_ids),
+        parse=positive_ids,
         wp_items=ID_ITEMS,
         help_text=_("Only these event IDs, whatever their dates, ordered by publication date."),
     )
     post_parent = RawParam(
-        validator=field_validator(existing_event_id), wp_type="integer", help_text=_("Events whose parent is this event (ID).")
+        parse=existing_event_id, wp_type="integer", help_text=_("Events whose parent is this event (ID).")
     )
     ticketed = TicketedParam(help_text=_("Filter by tickets; not available on this site (only false is accepted)."))
 

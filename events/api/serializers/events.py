@@ -20,12 +20,16 @@ from .images import image_record
 from .json_ld import event_json_ld
 from .organizers import OrganizerRecordSerializer
 from .terms import embedded_term
-from .venues import VenueRecordSerializer
+from .venues import VenueRecordSerializer, blanked, show_flag
 
 # events.md §1.6: what a password-protected event shows in a list.
-BLANKED_TEXT = ("description", "excerpt", "cost", "website")
-BLANKED_FLAGS = ("all_day", "show_map", "show_map_link", "hide_from_listings", "sticky", "featured")
-BLANKED_LISTS = ("categories", "tags", "venue", "organizer", "custom_fields")
+BLANKS = {
+    **dict.fromkeys(("description", "excerpt", "cost", "website"), ""),
+    "image": False,
+    **dict.fromkeys(("all_day", "show_map", "show_map_link", "hide_from_listings", "sticky", "featured"), None),
+    **dict.fromkeys(("categories", "tags", "venue", "organizer", "custom_fields"), []),
+    "cost_details": {"currency_symbol": "", "currency_position": "", "currency_code": "", "values": []},
+}
 
 
 def is_protected(event, request):
@@ -39,25 +43,7 @@ def is_protected(event, request):
 
 
 def blank_protected(record):
-    for key in BLANKED_TEXT:
-        if key in record:
-            record[key] = ""
-    if "image" in record:
-        record["image"] = False
-    for key in BLANKED_FLAGS:
-        if key in record:
-            record[key] = None
-    for key in BLANKED_LISTS:
-        if key in record:
-            record[key] = []
-    if "cost_details" in record:
-        record["cost_details"] = {"currency_symbol": "", "currency_position": "", "currency_code": "", "values": []}
-    return record
-
-
-def _flag(value):
-    """Map flags never stored (None) read as true, like WordPress's missing post meta."""
-    return True if value is None else bool(value)
+    return blanked(record, BLANKS)
 
 
 def cost_fields(event):
@@ -79,38 +65,29 @@ def cost_fields(event):
     return cost, details
 
 
-def embedded_terms(event, request):
-    """(categories, tags) of a prefetched event, each sorted by name as WordPress returns them."""
-    records = sorted((embedded_term(term, request) for term in event.terms.all()), key=lambda term: (term["name"], term["id"]))
-    categories = [term for term in records if term["taxonomy"] == Taxonomy.CATEGORY]
-    tags = [term for term in records if term["taxonomy"] == Taxonomy.TAG]
-    return categories, tags
-
-
-def term_references(event):
-    """(categories, tags) of a prefetched event as references to stored terms (events/store)."""
-    terms = sorted(event.terms.all(), key=lambda term: term.pk)
-    categories = [reference(TERM, term.pk) for term in terms if term.taxonomy == Taxonomy.CATEGORY]
-    tags = [reference(TERM, term.pk) for term in terms if term.taxonomy == Taxonomy.TAG]
-    return categories, tags
-
-
-def linked_references(event):
-    """(image, venue, organizers) of an event as references to stored records (events/store)."""
-    image = reference(IMAGE, event.image_id) if event.image_id is not None else False
-    venue = reference(VENUE, event.venue_id) if event.venue_id is not None else []
-    organizers = [reference(ORGANIZER, link.organizer_id) for link in event.organizer_links.all()]
-    return image, venue, organizers
-
-
-def embedded_venue(event, context):
-    if event.venue_id is None or event.venue is None:
-        return []
-    return VenueRecordSerializer(event.venue, context=context).data
-
-
-def embedded_organizers(event, context):
-    return [OrganizerRecordSerializer(link.organizer, context=context).data for link in event.organizer_links.all()]
+def linked_records(event, request, context):
+    """(image, venue, organizers, categories, tags) of a prefetched event: embedded records, or with
+    the context's `references` (the stored rendering, events/store) references joined at read time."""
+    if context.get("references"):
+        terms = sorted(event.terms.all(), key=lambda term: term.pk)
+        shown = [(term.taxonomy, reference(TERM, term.pk)) for term in terms]
+        image = reference(IMAGE, event.image_id) if event.image_id is not None else False
+        venue = reference(VENUE, event.venue_id) if event.venue_id is not None else []
+        organizers = [reference(ORGANIZER, link.organizer_id) for link in event.organizer_links.all()]
+    else:
+        # Terms sorted by name, as WordPress returns them.
+        records = [embedded_term(term, request) for term in event.terms.all()]
+        shown = [(term["taxonomy"], term) for term in sorted(records, key=lambda term: (term["name"], term["id"]))]
+        image = image_record(event.image, request) if event.image_id is not None else False
+        linked_context = {"request": request, "json_ld": bool(context.get("json_ld")), "embedded": True}
+        venue = []
+        if event.venue_id is not None and event.venue is not None:
+            venue = VenueRecordSerializer(event.venue, context=linked_context).data
+        links = event.organizer_links.all()
+        organizers = [OrganizerRecordSerializer(link.organizer, context=linked_context).data for link in links]
+    categories = [term for taxonomy, term in shown if taxonomy == Taxonomy.CATEGORY]
+    tags = [term for taxonomy, term in shown if taxonomy == Taxonomy.TAG]
+    return image, venue, organizers, categories, tags
 
 
 class EventRecordSerializer(serializers.BaseSerializer):
@@ -124,20 +101,13 @@ class EventRecordSerializer(serializers.BaseSerializer):
     def to_representation(self, event):
         request = self.context["request"]
         single = bool(self.context.get("json_ld"))
-        linked_context = {"request": request, "json_ld": single, "embedded": True}
         site_zone = timezone.get_default_timezone()
         url = post_url(request, event)
         gid = global_id(request, event.pk)
         start, end = wall_clock(event.start_local), wall_clock(event.end_local)
         start_utc, end_utc = event.start_utc.astimezone(dt.UTC), event.end_utc.astimezone(dt.UTC)
         cost, cost_details = cost_fields(event)
-        if self.context.get("references"):
-            categories, tags = term_references(event)
-            image, venue, organizers = linked_references(event)
-        else:
-            categories, tags = embedded_terms(event, request)
-            image = image_record(event.image, request) if event.image_id is not None else False
-            venue, organizers = embedded_venue(event, linked_context), embedded_organizers(event, linked_context)
+        image, venue, organizers, categories, tags = linked_records(event, request, self.context)
         record = {
             "id": event.pk,
             "global_id": gid,
@@ -170,8 +140,8 @@ class EventRecordSerializer(serializers.BaseSerializer):
             "cost_details": cost_details,
             # Never stored: the event page; stored empty: "" (events.md §1).
             "website": url if event.website is None else escape_url(event.website),
-            "show_map": _flag(event.show_map),
-            "show_map_link": _flag(event.show_map_link),
+            "show_map": show_flag(event.show_map),
+            "show_map_link": show_flag(event.show_map_link),
             "hide_from_listings": event.hide_from_listings,
             "sticky": event.sticky,
             "featured": event.featured,

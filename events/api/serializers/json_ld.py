@@ -27,15 +27,10 @@ def short_description(record):
     return autop(text)
 
 
-def _image_url(attachment, request):
-    return image_record(attachment, request).get("url") if attachment is not None else None
-
-
 def _with_image(data, attachment, request):
-    url = _image_url(attachment, request)
+    url = image_record(attachment, request).get("url") if attachment is not None else None
     if url:
         data["image"] = url
-    return data
 
 
 def venue_json_ld(venue, request):
@@ -62,11 +57,8 @@ def venue_json_ld(venue, request):
 
 def organizer_json_ld(organizer, request):
     """An organizer as a schema.org Person (no `@context`)."""
-    data = {
-        "@type": "Person",
-        "name": escape_js(texturize(organizer.title or "")),
-        "description": short_description(organizer),
-    }
+    name = escape_js(texturize(organizer.title or ""))
+    data = {"@type": "Person", "name": name, "description": short_description(organizer)}
     _with_image(data, organizer.image, request)
     data.update(url=organizer.website, telephone=organizer.phone, email=organizer.email, sameAs=organizer.website)
     return data

@@ -1,4 +1,4 @@
-"""Parameters of the venue and organizer routes (venues-organizers.md §2-§6), one declaration per kind and action.
+"""Parameters of the venue and organizer routes (venues-organizers.md §2-§6), declared once for both kinds.
 
 The create declarations also validate the venue/organizer objects nested in event writes
 (`nested_linked_fields`).
@@ -12,33 +12,23 @@ from django.core.validators import URLValidator
 from django.utils.translation import gettext_lazy as _
 
 from ... import roles
+from ...conf import events_settings
 from ...models import Organizer, PostKind, PostStatus, Venue
 from ...queries.params import (
     coordinate, default_per_page, existing_event_id, existing_record_id, record_id_for_slug,
 )
 from ...queries.syntax import is_truthy
-from ...queries import visibility
 from ...services.images import ImageChoice, find_attachment
 from ...numbers import is_ascii_digits
 from ..params import (
-    DateParam, ListParam, Params, PositiveIntegerParam, RawParam, StringParam, field_validator, first_error,
+    DateParam, ListParam, Params, PositiveIntegerParam, RawParam, StringParam, first_error, status_filter
 )
 
 MODELS = {PostKind.VENUE: Venue, PostKind.ORGANIZER: Organizer}
 
-# The writable fields of each kind, as the services take them (API parameter names).
-COMMON_WRITE_FIELDS = ("author", "date", "date_utc", "description", "status", "website", "image")
-VENUE_TEXT_FIELDS = ("address", "city", "country", "province", "state", "zip", "phone", "stateprovince")
-ORGANIZER_TEXT_FIELDS = ("phone", "email")
-WRITE_FIELDS = {
-    PostKind.VENUE: ("venue", *COMMON_WRITE_FIELDS, "show_map", "show_map_link", *VENUE_TEXT_FIELDS, "geo_lat", "geo_lng"),
-    PostKind.ORGANIZER: ("organizer", *COMMON_WRITE_FIELDS, *ORGANIZER_TEXT_FIELDS),
-}
-
 
 def _column_length(model, name):
     return model._meta.get_field(name).max_length
-
 
 
 # --- the record behind a path ID or slug ----------------------------------------------------------
@@ -52,17 +42,6 @@ def existing_kind_id(field, value):
 def kind_id_for_slug(field, value):
     """README §6: the path segment as the ID of the record of the route's kind it names, any status."""
     return field.parsed(partial(record_id_for_slug, MODELS[field.parent.kind]), value)
-
-
-# --- list parameters ----------------------------------------------------------------------------
-
-
-def linked_status_filter(field, items):
-    """auth.md §2.2, checked against the venue/organizer edit right of the caller."""
-    user = getattr(field.context.get("request"), "user", None)
-    if not visibility.check_status_filter(user, field.parent.kind, items):
-        field.refuse()
-    return items
 
 
 # --- write parameters ---------------------------------------------------------------------------
@@ -144,40 +123,12 @@ class RequiredWithNullDefault(StringParam):
         self.default = None
 
 
-class LinkedParams(Params):
-    """Parameters whose validators need the route's record kind read it from `kind`."""
-
-    kind = None
-
-
-class LinkedWriteParams(LinkedParams):
-    """Write parameters of venues and organizers (a NUL anywhere is refused for every route, in
-    Params.validate_request)."""
-
-
-# --- declarations shared by both kinds ----------------------------------------------------------
-
-
-def _id_param(help_text):
-    return RawParam(validator=existing_kind_id, wp_type="integer", required=True, help_text=help_text)
-
-
-def _slug_param(help_text):
-    return RawParam(validator=kind_id_for_slug, wp_type="string", required=True, help_text=help_text)
-
-
-def _password_param():
-    return StringParam(
-        non_empty=True, help_text=_("The password of a password-protected record, to read it unblanked.")
-    )
-
-
 def _text(model, column, help_text):
     """A stored text field: empty allowed (it clears the field), declared with a `null` default."""
     return StringParam(max_length=_column_length(model, column), default=None, help_text=help_text)
 
 
-class ListParamsBase(LinkedParams):
+class ListParamsBase(Params):
     page = PositiveIntegerParam(default=1, help_text=_("The page of results to return."))
     per_page = PositiveIntegerParam(
         default=default_per_page, help_text=_("The number of records to return on each page (at most 50).")
@@ -186,9 +137,7 @@ class ListParamsBase(LinkedParams):
         non_empty=True, help_text=_("Words the name, description or contact details must all contain.")
     )
     event = RawParam(
-        validator=field_validator(existing_event_id),
-        wp_type="integer",
-        help_text=_("Only the records linked to this event (ID)."),
+        parse=existing_event_id, wp_type="integer", help_text=_("Only the records linked to this event (ID).")
     )
     has_events = RawParam(
         help_text=_("Only records linked to at least one event that is not a draft (true), or to none (false).")
@@ -197,7 +146,7 @@ class ListParamsBase(LinkedParams):
         default=False, help_text=_("Only records linked to at least one event that has not started yet (true).")
     )
     status = ListParam(
-        item_validator=linked_status_filter,
+        validator=status_filter,
         wp_format="string",
         help_text=_("Statuses to list; only publish unless the caller may edit records of this kind."),
     )
@@ -206,7 +155,7 @@ class ListParamsBase(LinkedParams):
 # --- venues -------------------------------------------------------------------------------------
 
 
-class VenueFields(LinkedWriteParams):
+class VenueFields(Params):
     """Every venue field of §4.1, none required (the update declarations)."""
 
     kind = PostKind.VENUE
@@ -227,19 +176,17 @@ class VenueFields(LinkedWriteParams):
     zip = _text(Venue, "zip", _("The venue's postal code."))
     phone = _text(Venue, "phone", _("The venue's phone number."))
     stateprovince = _text(Venue, "stateprovince", _("The venue's state or province."))
-    website = RawParam(
-        validator=website_or_empty, wp_type="string", default=None, help_text=_("The venue's website.")
-    )
+    website = RawParam(validator=website_or_empty, wp_type="string", default=None, help_text=_("The venue's website."))
     image = RawParam(
         validator=image_reference, wp_type="string", default=None, help_text=_("The featured image of the venue.")
     )
     geo_lat = RawParam(
-        validator=field_validator(coordinate(90, empty_clears=True)),
+        parse=coordinate(90, empty_clears=True),
         wp_format="double",
         help_text=_("The venue's latitude, in decimal degrees."),
     )
     geo_lng = RawParam(
-        validator=field_validator(coordinate(180, empty_clears=True)),
+        parse=coordinate(180, empty_clears=True),
         wp_format="double",
         help_text=_("The venue's longitude, in decimal degrees."),
     )
@@ -253,63 +200,16 @@ class VenueParams(VenueFields):
     )
 
 
-class VenueUpdateParams(VenueFields):
-    """`POST|PUT|PATCH /venues/{id}`."""
-
-    id = _id_param(_("The venue ID."))
-
-    def get_fields(self):
-        return _path_first(super().get_fields(), "id")
-
-
-class VenueSlugUpdateParams(VenueFields):
-    """`POST|PUT|PATCH /venues/by-slug/{slug}`: the validated `slug` is the venue ID."""
-
-    slug = _slug_param(_("The venue slug."))
-
-    def get_fields(self):
-        return _path_first(super().get_fields(), "slug")
-
-
-class VenueReadParams(LinkedParams):
-    kind = PostKind.VENUE
-    id = _id_param(_("The venue ID."))
-    password = _password_param()
-
-
-class VenueSlugReadParams(LinkedParams):
-    kind = PostKind.VENUE
-    slug = _slug_param(_("The venue slug."))
-    password = _password_param()
-
-
-class VenueIdParams(LinkedParams):
-    kind = PostKind.VENUE
-    id = _id_param(_("The venue ID."))
-
-
-class VenueSlugParams(LinkedParams):
-    kind = PostKind.VENUE
-    slug = _slug_param(_("The venue slug."))
-
-
-class VenueListParams(ListParamsBase):
-    kind = PostKind.VENUE
-
-
 # --- organizers ---------------------------------------------------------------------------------
 
 
-class OrganizerFields(LinkedWriteParams):
+class OrganizerFields(Params):
     """Every organizer field of §4.2, none required (the update declarations)."""
 
     kind = PostKind.ORGANIZER
 
     organizer = StringParam(
-        non_empty=True,
-        default=None,
-        max_length=_column_length(Organizer, "title"),
-        help_text=_("The organizer name."),
+        non_empty=True, default=None, max_length=_column_length(Organizer, "title"), help_text=_("The organizer name.")
     )
     author = RawParam(
         validator=existing_user_id, wp_type="integer", default=None, help_text=_("The ID of the organizer's author.")
@@ -336,55 +236,48 @@ class OrganizerParams(OrganizerFields):
     )
 
 
-class OrganizerUpdateParams(OrganizerFields):
-    """`POST|PUT|PATCH /organizers/{id}`."""
-
-    id = _id_param(_("The organizer ID."))
-
-    def get_fields(self):
-        return _path_first(super().get_fields(), "id")
+# --- the routes of both kinds -------------------------------------------------------------------
 
 
-class OrganizerSlugUpdateParams(OrganizerFields):
-    """`POST|PUT|PATCH /organizers/by-slug/{slug}`: the validated `slug` is the organizer ID."""
+def route_params(fields, create, id_help, slug_help):
+    """The Params class of each action of one kind's routes, `fields` being its update declaration.
 
-    slug = _slug_param(_("The organizer slug."))
+    The path variable leads the arguments, as WordPress lists them: a base class's fields come first.
+    """
+    kind, prefix = fields.kind, fields.__name__.removesuffix("Fields")
 
-    def get_fields(self):
-        return _path_first(super().get_fields(), "slug")
+    def declare(name, bases, /, **declared):
+        return type(f"{prefix}{name}", bases, {"kind": kind, **declared})
 
+    by_id = declare("IdParams", (Params,), id=RawParam(
+        validator=existing_kind_id, wp_type="integer", required=True, help_text=id_help
+    ))
+    by_slug = declare("SlugParams", (Params,), slug=RawParam(
+        validator=kind_id_for_slug, wp_type="string", required=True, help_text=slug_help
+    ))
 
-class OrganizerReadParams(LinkedParams):
-    kind = PostKind.ORGANIZER
-    id = _id_param(_("The organizer ID."))
-    password = _password_param()
+    def with_password(name, base):
+        password = _("The password of a password-protected record, to read it unblanked.")
+        return declare(name, (base,), password=StringParam(non_empty=True, help_text=password))
 
-
-class OrganizerSlugReadParams(LinkedParams):
-    kind = PostKind.ORGANIZER
-    slug = _slug_param(_("The organizer slug."))
-    password = _password_param()
-
-
-class OrganizerIdParams(LinkedParams):
-    kind = PostKind.ORGANIZER
-    id = _id_param(_("The organizer ID."))
-
-
-class OrganizerSlugParams(LinkedParams):
-    kind = PostKind.ORGANIZER
-    slug = _slug_param(_("The organizer slug."))
-
-
-class OrganizerListParams(ListParamsBase):
-    kind = PostKind.ORGANIZER
+    return {
+        "list": declare("ListParams", (ListParamsBase,)),
+        "create": create,
+        "retrieve": with_password("ReadParams", by_id),
+        "update": declare("UpdateParams", (by_id, fields)),
+        "destroy": by_id,
+        "retrieve_by_slug": with_password("SlugReadParams", by_slug),
+        "update_by_slug": declare("SlugUpdateParams", (by_slug, fields)),
+        "destroy_by_slug": by_slug,
+    }
 
 
-def _path_first(fields, name):
-    """The path variable leads the update arguments, as WordPress lists it."""
-    ordered = {name: fields.pop(name)}
-    ordered.update(fields)
-    return ordered
+ROUTE_PARAMS = {
+    PostKind.VENUE: route_params(VenueFields, VenueParams, _("The venue ID."), _("The venue slug.")),
+    PostKind.ORGANIZER: route_params(
+        OrganizerFields, OrganizerParams, _("The organizer ID."), _("The organizer slug.")
+    ),
+}
 
 
 # --- what a write changes -----------------------------------------------------------------------
@@ -393,8 +286,10 @@ CREATE_PARAMS = {PostKind.VENUE: VenueParams, PostKind.ORGANIZER: OrganizerParam
 
 
 def linked_fields(kind, validated, sent):
-    """The write fields of `kind` the client actually sent (declared `null` defaults left out)."""
-    return {name: validated[name] for name in WRITE_FIELDS[kind] if name in sent and name in validated}
+    """The write fields of `kind` the client actually sent (declared `null` defaults left out), by the
+    names the services take."""
+    written = (name for name in CREATE_PARAMS[kind].declared() if name != events_settings.language_param)
+    return {name: validated[name] for name in written if name in sent and name in validated}
 
 
 def nested_linked_fields(kind, data, request):

@@ -1,4 +1,4 @@
-"""Parameters of the categories and tags routes (terms.md §2-§6), one declaration per action and taxonomy."""
+"""Parameters of the categories and tags routes (terms.md §2-§6), declared once for both taxonomies."""
 from functools import partial
 
 from django.utils.translation import gettext_lazy as _
@@ -8,7 +8,7 @@ from ...queries.params import (
     TermSelection, default_per_page, existing_event_id, existing_record_id, parse_record_id,
 )
 from ..params import (
-    ID_ITEMS, BooleanParam, ListParam, Params, PositiveIntegerParam, RawParam, StringParam, field_validator,
+    ID_ITEMS, BooleanParam, ListParam, Params, PositiveIntegerParam, RawParam, StringParam,
 )
 
 
@@ -44,27 +44,16 @@ def existing_term_items(field, items):
     return field.parsed(partial(TermSelection.parse, field.parent.taxonomy, slug_first=False), items)
 
 
-class TermParams(Params):
-    """Parameters whose validators need the route's taxonomy read it from `taxonomy`."""
-
-    taxonomy = None
-
-
-# --- reads ----------------------------------------------------------------------------------------
-
-
-class TermListParams(TermParams):
+class TermListParams(Params):
     page = PositiveIntegerParam(default=1, help_text=_("The page of results to return."))
     per_page = PositiveIntegerParam(
         default=default_per_page, help_text=_("The number of terms to return on each page (at most 50).")
     )
     search = StringParam(non_empty=True, help_text=_("Terms whose name or slug contains this text."))
     exclude = ListParam(
-        item_validator=existing_term_items, wp_items=ID_ITEMS, help_text=_("Leave out the terms with these IDs.")
+        validator=existing_term_items, wp_items=ID_ITEMS, help_text=_("Leave out the terms with these IDs.")
     )
-    include = ListParam(
-        item_validator=existing_term_items, wp_items=ID_ITEMS, help_text=_("Only the terms with these IDs.")
-    )
+    include = ListParam(validator=existing_term_items, wp_items=ID_ITEMS, help_text=_("Only the terms with these IDs."))
     order = StringParam(non_empty=True, help_text=_("The sort direction: asc or desc."))
     orderby = StringParam(
         non_empty=True,
@@ -73,99 +62,50 @@ class TermListParams(TermParams):
     hide_empty = BooleanParam(default="1", help_text=_("Whether to leave out terms that no published event carries."))
 
 
-def _post_filter():
-    return RawParam(
-        validator=field_validator(existing_event_id), wp_type="integer", help_text=_("Only the terms of this event.")
-    )
+def route_params(taxonomy):
+    """The Params class of each action of one taxonomy's routes; only categories take a `parent`.
+
+    Each reads its taxonomy from `taxonomy` (validators need it). Fields are declared in the order
+    the index lists them (a base class's fields come first).
+    """
+    hierarchical = taxonomy == Taxonomy.CATEGORY
+    prefix = "Category" if hierarchical else "Tag"
+
+    def declare(name, bases, /, **declared):
+        return type(f"{prefix}{name}", bases, {"taxonomy": taxonomy, **declared})
+
+    def parent(validator, help_text):
+        return {"parent": RawParam(validator=validator, wp_type="integer", help_text=help_text)} if hierarchical else {}
+
+    def written(required, parent_validator):
+        return {
+            "name": StringParam(non_empty=True, required=required, help_text=_("The term name.")),
+            "description": StringParam(non_empty=True, help_text=_("The term description.")),
+            "slug": StringParam(non_empty=True, help_text=_("The term slug.")),
+            **parent(parent_validator, _("The ID of the parent category.")),
+        }
+
+    by_id = declare("IdParams", (Params,), id=RawParam(
+        validator=existing_term_id, wp_type="integer", required=True, help_text=_("The term ID.")
+    ))
+    return {
+        "list": declare(
+            "ListParams",
+            (TermListParams,),
+            **parent(existing_category, _("Only the direct children of this category.")),
+            post=RawParam(parse=existing_event_id, wp_type="integer", help_text=_("Only the terms of this event.")),
+            event=RawParam(
+                parse=existing_event_id,
+                wp_type="integer",
+                help_text=_("Only the terms of this event (wins over post)."),
+            ),
+            slug=StringParam(non_empty=True, help_text=_("Only the term with exactly this slug.")),
+        ),
+        "retrieve": by_id,
+        "create": declare("CreateParams", (Params,), **written(True, existing_category)),
+        "update": declare("UpdateParams", (by_id,), **written(False, category_parent_for_update)),
+        "destroy": by_id,
+    }
 
 
-def _event_filter():
-    return RawParam(
-        validator=field_validator(existing_event_id),
-        wp_type="integer",
-        help_text=_("Only the terms of this event (wins over post)."),
-    )
-
-
-def _slug_filter():
-    return StringParam(non_empty=True, help_text=_("Only the term with exactly this slug."))
-
-
-class CategoryListParams(TermListParams):
-    taxonomy = Taxonomy.CATEGORY
-
-    parent = RawParam(
-        validator=existing_category, wp_type="integer", help_text=_("Only the direct children of this category.")
-    )
-    post = _post_filter()
-    event = _event_filter()
-    slug = _slug_filter()
-
-
-class TagListParams(TermListParams):
-    taxonomy = Taxonomy.TAG
-
-    post = _post_filter()
-    event = _event_filter()
-    slug = _slug_filter()
-
-
-class TermIdParams(TermParams):
-    id = RawParam(validator=existing_term_id, wp_type="integer", required=True, help_text=_("The term ID."))
-
-
-class CategoryIdParams(TermIdParams):
-    taxonomy = Taxonomy.CATEGORY
-
-
-class TagIdParams(TermIdParams):
-    taxonomy = Taxonomy.TAG
-
-
-# --- writes ---------------------------------------------------------------------------------------
-
-
-def _name(required):
-    return StringParam(non_empty=True, required=required, help_text=_("The term name."))
-
-
-def _description():
-    return StringParam(non_empty=True, help_text=_("The term description."))
-
-
-def _slug():
-    return StringParam(non_empty=True, help_text=_("The term slug."))
-
-
-def _parent(validator=existing_category):
-    return RawParam(validator=validator, wp_type="integer", help_text=_("The ID of the parent category."))
-
-
-class CategoryCreateParams(TermParams):
-    taxonomy = Taxonomy.CATEGORY
-
-    name = _name(required=True)
-    description = _description()
-    slug = _slug()
-    parent = _parent()
-
-
-class TagCreateParams(TermParams):
-    taxonomy = Taxonomy.TAG
-
-    name = _name(required=True)
-    description = _description()
-    slug = _slug()
-
-
-class CategoryUpdateParams(CategoryIdParams):
-    name = _name(required=False)
-    description = _description()
-    slug = _slug()
-    parent = _parent(validator=category_parent_for_update)
-
-
-class TagUpdateParams(TagIdParams):
-    name = _name(required=False)
-    description = _description()
-    slug = _slug()
+ROUTE_PARAMS = {taxonomy: route_params(taxonomy) for taxonomy in (Taxonomy.CATEGORY, Taxonomy.TAG)}

@@ -1,4 +1,6 @@
 """The two shapes of a category or tag: the standalone record (terms.md §1) and the one embedded in events."""
+from types import SimpleNamespace
+
 from rest_framework import serializers
 
 from ...models import Category, Taxonomy
@@ -27,17 +29,10 @@ class CategoryTree:
         chain, seen, node_id = [], {term.pk}, term.parent_id
         while node_id and node_id in self._nodes and node_id not in seen:
             parent_id, slug = self._nodes[node_id]
-            chain.append(_Slug(slug))
+            chain.append(SimpleNamespace(slug=slug))
             seen.add(node_id)
             node_id = parent_id
         return chain[::-1]
-
-
-class _Slug:
-    __slots__ = ("slug",)
-
-    def __init__(self, slug):
-        self.slug = slug
 
 
 def term_urls(request, term):
@@ -52,12 +47,6 @@ def term_urls(request, term):
 class TermRecordSerializer(serializers.BaseSerializer):
     """The standalone record of lists, single reads and writes. Context: `request`, optionally a shared `category_tree`."""
 
-    def category_tree(self):
-        tree = self.context.get("category_tree")
-        if tree is None:
-            tree = self.context["category_tree"] = CategoryTree()
-        return tree
-
     def to_representation(self, term):
         request = self.context["request"]
         data = {
@@ -70,7 +59,7 @@ class TermRecordSerializer(serializers.BaseSerializer):
         }
         if term.taxonomy == Taxonomy.CATEGORY:
             data["parent"] = term.parent_id or 0
-            ancestors = self.category_tree().ancestors(term)
+            ancestors = self.context.setdefault("category_tree", CategoryTree()).ancestors(term)
         else:
             ancestors = ()
         data["meta"] = []

@@ -2,6 +2,7 @@
 
 Built by hand rather than from model fields: list pages and event pages render many of them.
 """
+import copy
 import datetime as dt
 
 from django.utils import timezone
@@ -18,8 +19,10 @@ from .json_ld import venue_json_ld
 BLANKED_TEXT = (
     "description", "excerpt", "website", "phone", "email", "address", "city", "country", "province", "zip", "stateprovince",
 )
-BLANKED_NUMBERS = ("geo_lat", "geo_lng")
-BLANKED_FLAGS = ("show_map", "show_map_link")
+BLANKS = {
+    **dict.fromkeys(BLANKED_TEXT, ""), "image": False, **dict.fromkeys(("geo_lat", "geo_lng"), 0),
+    **dict.fromkeys(("show_map", "show_map_link"), None),
+}
 
 
 def is_empty(value):
@@ -35,17 +38,20 @@ def without_empty(record):
     return {key: value for key, value in record.items() if not is_empty(value)}
 
 
+def blanked(record, blanks):
+    """`record` with the value `blanks` gives each key it has."""
+    record.update((key, copy.deepcopy(value)) for key, value in blanks.items() if key in record)
+    return record
+
+
 def show_flag(value):
     """Map flags never stored (None) read as true, like WordPress's missing post meta."""
     return True if value is None else bool(value)
 
 
 def is_blanked(record, context):
-    """§1.4: a protected record embedded in an event is always blanked; elsewhere unless unlocked.
-
-    `blank` forces the protected look; otherwise the record is unlocked by its `password`, or by
-    `edit_context` when the caller may edit it.
-    """
+    """§1.4: a protected record embedded in an event (or asked `blank`) is always blanked; elsewhere
+    unless unlocked by its `password`, or by `edit_context` when the caller may edit it."""
     if not record.password:
         return False
     if context.get("embedded") or context.get("blank"):
@@ -85,9 +91,6 @@ class LinkedRecordSerializer(serializers.BaseSerializer):
             "image": image_record(record.image, request) if record.image_id is not None else False,
         }
 
-    def json_ld(self, record, request):
-        raise NotImplementedError
-
     def with_json_ld(self, record, data):
         """§1.3: only when asked for and the caller may view the record (readable, not blanked)."""
         context = self.context
@@ -101,26 +104,12 @@ class LinkedRecordSerializer(serializers.BaseSerializer):
         gid = global_id(request, record.pk)
         data["global_id"] = gid
         data["global_id_lineage"] = [gid]
-        return data
 
     def blank_if_protected(self, record, data):
         if not is_blanked(record, self.context):
             return data
-        for key in BLANKED_TEXT:
-            if key in data:
-                data[key] = ""
-        if "image" in data:
-            data["image"] = False
-        for key in BLANKED_NUMBERS:
-            if key in data:
-                data[key] = 0
-        for key in BLANKED_FLAGS:
-            if key in data:
-                data[key] = None
         # Source quirk: the blanking table was written for events, where the name key holds a list.
-        if self.name_key in data:
-            data[self.name_key] = []
-        return data
+        return blanked(data, {**BLANKS, self.name_key: []})
 
 
 class VenueRecordSerializer(LinkedRecordSerializer):

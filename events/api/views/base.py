@@ -3,12 +3,18 @@ from django.contrib.auth.models import AnonymousUser
 from rest_framework import viewsets
 from rest_framework.negotiation import DefaultContentNegotiation
 
+from ... import roles
+from ...queries.pages import fetch_page
 from .. import errors
 from ..authentication import BasicAuthentication, SessionAuthentication, TokenAuthentication
 from ..context import api_context
+from ..links import namespace_url
+from ..pagination import list_response, page_links, remembered_list
 from ..params import Params
 from ..permissions import Public
 from ..renderers import WPJSONRenderer
+
+WRITE_ACTIONS = ("create", "update", "update_by_slug", "destroy", "destroy_by_slug")
 
 
 class WPViewSet(viewsets.GenericViewSet):
@@ -19,8 +25,12 @@ class WPViewSet(viewsets.GenericViewSet):
     """
 
     kind = None
+    # The path segment of the resource's routes, and the key of its list.
+    collection = None
     params_classes: dict = {}
     permission_classes_by_action: dict = {}
+    # The resource's own refusals: {name: (code, message with %(id)s, status)}.
+    refusals: dict = {}
     # Every policy DRF would otherwise take from the site's REST_FRAMEWORK setting is the app's own:
     # the contract's authentication and errors must not depend on how a site configures its other APIs.
     authentication_classes = [BasicAuthentication, SessionAuthentication, TokenAuthentication]
@@ -64,6 +74,32 @@ class WPViewSet(viewsets.GenericViewSet):
         self.sent = set(raw)
         params_class = self.params_classes.get(self.action) or Params
         return params_class.validate_request(raw, self.get_serializer_context())
+
+    def answer_list(self, statement, per_page, echoed):
+        """The page of `statement` the request asks for, in the list envelope whose links repeat
+        `echoed`; a page past the last is the resource's 404."""
+        page = fetch_page(statement, self.params["page"], per_page)
+        if page.page > 1 and not page.rows:
+            raise self.refusal("page_not_found")
+
+        def answer():
+            links = page_links(namespace_url(self.request, f"/{self.collection}/"), echoed, page)
+            return list_response(self.collection, self.page_records(page), page, links)
+
+        return remembered_list(self.request, statement, page, echoed, answer)
+
+    def check_may_edit(self, record):
+        """auth.md §3.2, the same by slug as by ID (§3.3)."""
+        if not roles.can_edit(self.request.user, record):
+            raise errors.forbidden(self.request.user)
+
+    def path_record_id(self):
+        """The ID of the record the path names: `id`, or `slug` as its Params validated it to an ID."""
+        return self.params["slug" if self.action.endswith("_by_slug") else "id"]
+
+    def refusal(self, name, record_id=None):
+        code, message, status = self.refusals[name]
+        return errors.ApiError(code, message % {"id": record_id}, status)
 
     def permission_denied(self, request, message=None, code=None):
         raise errors.forbidden(request.user)

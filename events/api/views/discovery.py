@@ -1,4 +1,5 @@
 """The REST root index, the namespace index and OPTIONS answers, generated from the route table."""
+from django.urls import NoReverseMatch, reverse
 from django.utils.translation import gettext_lazy as _
 from rest_framework.fields import empty
 from rest_framework.response import Response
@@ -6,9 +7,9 @@ from rest_framework.response import Response
 from ...conf import events_settings
 from .. import errors
 from ..links import rest_root
-from ..openapi import build_document
+from ..openapi import build_document, params_fields
 from ..params import Params, RawParam
-from ..routes import ROUTES
+from ..routes import ROUTES, USER_ROUTES
 from .base import WPViewSet
 
 
@@ -33,12 +34,7 @@ def describe_param(field):
 
 
 def endpoint_args(route, endpoint):
-    params_class = route.viewset.params_classes.get(endpoint.action) or Params
-    return {name: describe_param(field) for name, field in params_class().fields.items()}
-
-
-def route_key(route):
-    return f"/{route.namespace}{route.pattern}"
+    return {name: describe_param(field) for name, field in params_fields(route, endpoint.action).items()}
 
 
 def route_entry(request, route):
@@ -55,18 +51,38 @@ def route_entry(request, route):
 
 
 def root_index(request):
-    """`GET {root}`: enough of WordPress's root index for clients to detect the namespace."""
+    """`GET {root}`: WordPress's root index: the site, its namespaces, how to authenticate, every route."""
+    served = (*ROUTES, *USER_ROUTES)
+    routes = {
+        "/": {
+            "namespace": "",
+            "methods": ["GET"],
+            "endpoints": [{"methods": ["GET"], "args": {"context": {"default": "view", "required": False}}}],
+            "_links": {"self": [{"href": rest_root(request)}]},
+        },
+        **{f"/{route.namespace}{route.pattern}": route_entry(request, route) for route in served},
+    }
     return Response(
         {
             "name": request.get_host(),
             "url": request.build_absolute_uri("/"),
             "home": request.build_absolute_uri("/"),
-            "namespaces": [events_settings.namespace],
-            "authentication": [],
-            "routes": {},
+            "namespaces": list(dict.fromkeys(route.namespace for route in served)),
+            "authentication": _authentication(request),
+            "routes": routes,
             "_links": {"help": []},
         }
     )
+
+
+def _authentication(request):
+    """Where a client starts WordPress's authorize-application flow (docs/api.md), as WordPress lists
+    it; an empty list, as WordPress gives, on a site that does not serve the admin's page."""
+    try:
+        page = reverse("admin:events_authorize_application")
+    except NoReverseMatch:
+        return []
+    return {"application-passwords": {"endpoints": {"authorization": request.build_absolute_uri(page)}}}
 
 
 class NamespaceIndexParams(Params):
@@ -81,20 +97,14 @@ class NamespaceIndexViewSet(WPViewSet):
     def index(self, request, *args, **kwargs):
         if self.params["namespace"] != events_settings.namespace:
             raise errors.ApiError("rest_invalid_namespace", _("The specified namespace could not be found."), 404)
-        routes = {route_key(route): route_entry(request, route) for route in ROUTES}
+        routes = {f"/{route.namespace}{route.pattern}": route_entry(request, route) for route in ROUTES}
         return Response(
-            {
-                "namespace": events_settings.namespace,
-                "routes": routes,
-                "_links": {"up": [{"href": rest_root(request)}]},
-            }
+            {"namespace": events_settings.namespace, "routes": routes, "_links": {"up": [{"href": rest_root(request)}]}}
         )
 
 
 class DocViewSet(WPViewSet):
     """`GET /doc`: the OpenAPI 3.0.0 document, generated per request in the request's language."""
-
-    params_classes = {"doc": Params}
 
     def doc(self, request, *args, **kwargs):
         return Response(build_document(request))

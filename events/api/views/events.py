@@ -1,4 +1,4 @@
-"""The events routes: the list and single reads here, the writes mixed in from event_writes."""
+"""The events routes: the list, single reads and writes (the work of a write happens in events.services.events)."""
 import json
 
 from django.db.models import Prefetch
@@ -11,59 +11,53 @@ from ...conf import events_settings
 from ...json_text import to_json
 from ...models import Event, EventOrganizer, PostKind, PostStatus
 from ...queries import events as event_queries
-from ...queries.pages import ListStatement, fetch_page
-from ...queries.params import MAX_RECORD_ID, effective_per_page
+from ...queries.pages import ListStatement
+from ...queries.params import MAX_RECORD_ID, effective_per_page, id_for_slug
 from ...queries.window import date_window
 from ...queries import visibility
-from .. import errors
+from ...services import events as event_service
 from ..links import marker_values, namespace_url
-from ..pagination import list_response, page_links, remembered_list
+from ..permissions import CanEditKind
 from ..renderers import JSONText
 from ..serializers.event_params import (
-    EventListParams,
-    EventReadParams,
-    EventSlugReadParams,
-    find_event,
-    missing_event,
+    EventListParams, EventReadParams, EventSlugReadParams, event_not_found, find_event, missing_event,
+)
+from ..serializers.event_write import (
+    EventCreateParams, EventDeleteParams, EventSlugDeleteParams, EventSlugUpdateParams, EventUpdateParams,
+    written_fields,
 )
 from ..serializers.events import EventRecordSerializer, blank_protected, is_protected
-from .base import WPViewSet
-from .event_writes import EventWriteActions
+from .base import WRITE_ACTIONS, WPViewSet
 
 
-def event_trashed(record_id):
-    return errors.ApiError(
-        "event-no-longer-available", _("The event with the ID %(id)s has been trashed.") % {"id": record_id}, 403
-    )
+class EventViewSet(WPViewSet):
+    """Writes need the "edit events" right on the route (401 anonymous / 403 others), then the
+    record-level rules of auth.md §3.2, the same by ID and by slug."""
 
-
-def event_not_accessible(record_id):
-    return errors.ApiError(
-        "event-not-accessible", _("You are not allowed to read the event with the ID %(id)s.") % {"id": record_id}, 403
-    )
-
-
-def event_password_protected(record_id):
-    return errors.ApiError(
-        "event-password-protected",
-        _("The event with the ID %(id)s is password protected: send its password to read it.") % {"id": record_id},
-        403,
-    )
-
-
-def archive_page_not_found():
-    return errors.ApiError("event-archive-page-not-found", _("The requested page of events does not exist."), 404)
-
-
-class EventViewSet(EventWriteActions, WPViewSet):
     kind = PostKind.EVENT
+    collection = "events"
     params_classes = {
         "list": EventListParams,
         "retrieve": EventReadParams,
         "retrieve_by_slug": EventSlugReadParams,
-        **EventWriteActions.write_params_classes,
+        "create": EventCreateParams,
+        "update": EventUpdateParams,
+        "update_by_slug": EventSlugUpdateParams,
+        "destroy": EventDeleteParams,
+        "destroy_by_slug": EventSlugDeleteParams,
     }
-    permission_classes_by_action = {**EventWriteActions.write_permission_classes}
+    permission_classes_by_action = {action: [CanEditKind] for action in WRITE_ACTIONS}
+    refusals = {
+        "trashed": ("event-no-longer-available", _("The event with the ID %(id)s has been trashed."), 403),
+        "not_accessible": ("event-not-accessible", _("You are not allowed to read the event with the ID %(id)s."), 403),
+        "password_protected": (
+            "event-password-protected",
+            _("The event with the ID %(id)s is password protected: send its password to read it."),
+            403,
+        ),
+        "page_not_found": ("event-archive-page-not-found", _("The requested page of events does not exist."), 404),
+        "in_trash": ("event-is-in-trash", _("The event with the ID %(id)s is already in the trash."), 410),
+    }
 
     def get_queryset(self):
         """Events with everything the record reads; the list also scoped to what the caller may see."""
@@ -85,7 +79,7 @@ class EventViewSet(EventWriteActions, WPViewSet):
 
     def list(self, request, *args, **kwargs):
         params = self.params
-        page_number, per_page = params["page"], effective_per_page(params["per_page"])
+        per_page = effective_per_page(params["per_page"])
         window = date_window(params, self.sent)
         listable, ordering = self.listable(), event_queries.list_ordering(by_include=bool(params.get("include")))
         filters = event_queries.filter_values(params, window)
@@ -99,16 +93,7 @@ class EventViewSet(EventWriteActions, WPViewSet):
         statement = ListStatement(
             Event, ("events", repr(filters), repr(listable), ordering), page_query, reads=event_queries.reads(filters)
         )
-        page = fetch_page(statement, page_number, per_page)
-        if page_number > 1 and not page.rows:
-            raise archive_page_not_found()
-        echoed = self.echoed_filters(window, per_page)
-
-        def answer():
-            links = page_links(namespace_url(request, "/events/"), echoed, page)
-            return list_response("events", self.page_records(page), page, links)
-
-        return remembered_list(request, statement, page, echoed, answer)
+        return self.answer_list(statement, per_page, self.echoed_filters(window, per_page))
 
     def page_records(self, page):
         """The JSON texts of a page's records: stored renderings joined; those not stored yet are built
@@ -152,15 +137,9 @@ class EventViewSet(EventWriteActions, WPViewSet):
             ("status", visibility.echoed_status(user, self.kind, params.get("status"))),
             ("post_parent", params.get("post_parent")),
             ("include", params.get("include") or None),
-            ("starts_before", dates.get("starts_before")),
-            ("starts_after", dates.get("starts_after")),
-            ("ends_before", dates.get("ends_before")),
-            ("ends_after", dates.get("ends_after")),
+            *((name, dates.get(name)) for name in ("starts_before", "starts_after", "ends_before", "ends_after")),
             ("strict_dates", "true" if window.strict and window.bounds else None),
-            ("ticketed", params.get("ticketed")),
-            ("geoloc", params.get("geoloc")),
-            ("geoloc_lat", params.get("geoloc_lat")),
-            ("geoloc_lng", params.get("geoloc_lng")),
+            *((name, params.get(name)) for name in ("ticketed", "geoloc", "geoloc_lat", "geoloc_lng")),
             ("venue", params.get("venue") or None),
             ("organizer", params.get("organizer") or None),
             ("featured", params.get("featured")),
@@ -175,14 +154,8 @@ class EventViewSet(EventWriteActions, WPViewSet):
     # --- single reads ---------------------------------------------------------------------------
 
     def retrieve(self, request, *args, **kwargs):
-        return self.stored_single_read(self.params["id"])
-
-    def retrieve_by_slug(self, request, *args, **kwargs):
-        return self.stored_single_read(self.params["slug"])
-
-    def stored_single_read(self, record_id):
         """The single read from the rendering store; built from the models when a rendering is missing."""
-        request = self.request
+        record_id = self.path_record_id()
         assembler = store.Assembler(marker_values(request), translation.get_language())
         anonymous = not request.user.is_authenticated
         event = assembler.event_facts(record_id, anonymous) if 0 < record_id <= MAX_RECORD_ID else None
@@ -193,20 +166,67 @@ class EventViewSet(EventWriteActions, WPViewSet):
             record = assembler.single_event(record_id, request.user, protected=bool(event.password))
         except store.Unresolved:
             assembler.keep_missing()
-            return self.single_read(find_event(self.get_queryset(), record_id))
+            event = find_event(self.get_queryset(), record_id)
+            self.check_single_read(event)
+            return Response(EventRecordSerializer(event, context={"request": request, "json_ld": True}).data)
         return Response(JSONText(record))
 
-    def single_read(self, event):
-        request = self.request
-        self.check_single_read(event)
-        return Response(EventRecordSerializer(event, context={"request": request, "json_ld": True}).data)
+    retrieve_by_slug = retrieve
 
     def check_single_read(self, event):
         """events.md §3, steps 3-6: trash, then read rights, then the password."""
         request = self.request
         if event.status == PostStatus.TRASH:
-            raise event_trashed(event.pk)
+            raise self.refusal("trashed", event.pk)
         if not roles.can_read(request.user, event):
-            raise event_not_accessible(event.pk)
+            raise self.refusal("not_accessible", event.pk)
         if is_protected(event, request):
-            raise event_password_protected(event.pk)
+            raise self.refusal("password_protected", event.pk)
+
+    # --- writes ---------------------------------------------------------------------------------
+
+    def create(self, request, *args, **kwargs):
+        event = event_service.create_event(request.user, written_fields(self.params, self.sent))
+        response = Response(self.write_record(event), status=201)
+        response["Location"] = namespace_url(request, f"/events/{event.pk}")
+        return response
+
+    def update(self, request, *args, **kwargs):
+        return self.apply_update(find_event(self.get_queryset(), self.params["id"]))
+
+    def update_by_slug(self, request, *args, **kwargs):
+        """events.md §5: a slug naming no event is 404 rest-event-not-found (for ID 0), not the read routes' 400."""
+        # The body `slug` beats the path one (README §3), so it names the event and renames nothing.
+        event_id = id_for_slug(Event, self.params["slug"])
+        if event_id is None:
+            raise event_not_found(0)
+        return self.apply_update(find_event(self.get_queryset(), event_id), exclude=("slug",))
+
+    def destroy(self, request, *args, **kwargs):
+        return self.trash(find_event(self.get_queryset(), self.path_record_id()))
+
+    destroy_by_slug = destroy
+
+    # --- steps ----------------------------------------------------------------------------------
+
+    def apply_update(self, event, exclude=()):
+        self.check_may_edit(event)
+        fields = written_fields(self.params, self.sent, exclude)
+        event = event_service.update_event(event, self.request.user, fields, scope=self.recurrence_scope())
+        return Response(self.write_record(event))
+
+    def trash(self, event):
+        """events.md §6: rights first (judged on the status before any trashing), then 410 for a second delete."""
+        self.check_may_edit(event)
+        if event.status == PostStatus.TRASH:
+            raise self.refusal("in_trash", event.pk)
+        event_service.trash_event(event, self.request.user, scope=self.recurrence_scope())
+        return Response(self.write_record(event))
+
+    def recurrence_scope(self):
+        return self.params.get("recurrence_scope") if "recurrence_scope" in self.sent else None
+
+    def write_record(self, event):
+        """The record as saved, read back with everything the serializer needs (no json_ld on writes)."""
+        fresh = self.get_queryset().get(pk=event.pk)
+        return EventRecordSerializer(fresh, context={"request": self.request}).data

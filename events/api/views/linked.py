@@ -7,46 +7,29 @@ from ...conf import events_settings
 from ...json_text import to_json
 from ...models import PostStatus
 from ...queries import linked as linked_queries
-from ...queries.pages import ListStatement, fetch_page
+from ...queries.pages import ListStatement
 from ...queries.params import effective_per_page
 from ...queries.syntax import is_truthy
 from ...queries import visibility
-from .. import errors
 from ..context import api_context
 from ..links import marker_values, namespace_url
-from ..pagination import list_response, page_links, remembered_list
 from ..permissions import CanEditKind
 from ..serializers.linked_params import linked_fields
-from .base import WPViewSet
-
-WRITE_ACTIONS = ("create", "update", "update_by_slug", "destroy", "destroy_by_slug")
-BY_SLUG_ACTIONS = ("retrieve_by_slug", "update_by_slug", "destroy_by_slug")
+from .base import WRITE_ACTIONS, WPViewSet
 
 
 class LinkedViewSet(WPViewSet):
     """list, create, retrieve, update and trash, by ID and by slug, of one linked-record kind.
 
     Subclasses name the model, the collection (path segment and list key), the record serializer,
-    the write/trash services and the kind's own error codes.
+    the write/trash services and the kind's own refusals.
     """
 
     model = None
-    collection = ""
     record_serializer = None
     save_record = None
     trash_record = None
     permission_classes_by_action = {action: [CanEditKind] for action in WRITE_ACTIONS}
-
-    # --- errors named after the kind ------------------------------------------------------------
-
-    def not_accessible(self, record_id):
-        raise NotImplementedError
-
-    def in_trash(self, record_id):
-        raise NotImplementedError
-
-    def archive_page_not_found(self):
-        raise NotImplementedError
 
     # --- plumbing ---------------------------------------------------------------------------------
 
@@ -60,9 +43,6 @@ class LinkedViewSet(WPViewSet):
     def listable(self):
         return linked_queries.listable(self.request.user, self.kind, self.params.get("status"))
 
-    def listed_statuses(self):
-        return visibility.listed_statuses(self.request.user, self.kind, self.params.get("status"))
-
     def validate_params(self, request):
         """The path names the record: a body `id` or `slug` never redirects a read or a write to another one."""
         raw = api_context(request).raw_params
@@ -72,20 +52,17 @@ class LinkedViewSet(WPViewSet):
         return super().validate_params(request)
 
     def get_record(self):
-        """The record named by the path, already validated to exist (`id`, or `slug` validated to an ID)."""
-        record_id = self.params["slug"] if self.action in BY_SLUG_ACTIONS else self.params["id"]
-        return self.model.objects.select_related("image").get(pk=record_id)
+        """The record named by the path, already validated to exist."""
+        return self.model.objects.select_related("image").get(pk=self.path_record_id())
 
     def serialize(self, record, **context):
         return self.record_serializer(record, context={"request": self.request, **context}).data
 
-    def raw_param(self, name):
-        return api_context(self.request).raw_params.get(name)
-
     def unlock_context(self):
         """§1.4: the `password` and `context=edit` that show a protected record unblanked."""
-        password = self.raw_param("password")
-        return {"password": password if isinstance(password, str) else None, "edit_context": self.raw_param("context") == "edit"}
+        raw = api_context(self.request).raw_params
+        password = raw.get("password") if isinstance(raw.get("password"), str) else None
+        return {"password": password, "edit_context": raw.get("context") == "edit"}
 
     # --- list -----------------------------------------------------------------------------------
 
@@ -103,16 +80,7 @@ class LinkedViewSet(WPViewSet):
         # reads the clock as it is built, so a list using it is built afresh every time.
         key = None if "upcoming_statuses" in filters else (self.collection, repr(filters), repr(listable))
         statement = ListStatement(self.model, key, page_query, reads=linked_queries.reads(self.model, filters))
-        page = fetch_page(statement, params["page"], per_page)
-        if page.page > 1 and not page.rows:
-            raise self.archive_page_not_found()
-        echoed = self.echoed_filters(per_page)
-
-        def answer():
-            links = page_links(namespace_url(request, f"/{self.collection}/"), echoed, page)
-            return list_response(self.collection, self.page_records(page), page, links)
-
-        return remembered_list(request, statement, page, echoed, answer)
+        return self.answer_list(statement, per_page, self.echoed_filters(per_page))
 
     def page_records(self, page):
         """The JSON texts of a page's records: stored renderings where the record has no password
@@ -138,11 +106,7 @@ class LinkedViewSet(WPViewSet):
             values["has_events"] = is_truthy(params["has_events"])
         # Falsy means "no filter", not "without upcoming events" (§2).
         if is_truthy(params.get("only_with_upcoming", False)):
-            user = self.request.user
-            if visibility.may_filter_status(user, self.kind):
-                values["upcoming_statuses"] = self.listed_statuses()
-            else:
-                values["upcoming_statuses"] = [PostStatus.PUBLISH.value]
+            values["upcoming_statuses"] = visibility.listed_statuses(self.request.user, self.kind, params.get("status"))
         return values
 
     def echoed_filters(self, per_page):
@@ -153,7 +117,7 @@ class LinkedViewSet(WPViewSet):
             ("per_page", per_page),
             ("search", params.get("search")),
             ("event", params.get("event")),
-            ("has_events", params["has_events"] if "has_events" in params else None),
+            ("has_events", params.get("has_events")),
             ("only_with_upcoming", params.get("only_with_upcoming") if "only_with_upcoming" in sent else None),
             ("status", visibility.echoed_status(user, self.kind, params.get("status"))),
             # The language chosen by parameter must survive into the page links (the path prefix does).
@@ -163,16 +127,13 @@ class LinkedViewSet(WPViewSet):
     # --- single reads ---------------------------------------------------------------------------
 
     def retrieve(self, request, *args, **kwargs):
-        return self.single_read(self.get_record())
-
-    def retrieve_by_slug(self, request, *args, **kwargs):
-        return self.single_read(self.get_record())
-
-    def single_read(self, record):
         """§3: readable (an editor reads a trashed record too), then the record with `json_ld`."""
+        record = self.get_record()
         if not roles.can_read(self.request.user, record):
-            raise self.not_accessible(record.pk)
+            raise self.refusal("not_accessible", record.pk)
         return Response(self.serialize(record, json_ld=True, **self.unlock_context()))
+
+    retrieve_by_slug = retrieve
 
     # --- writes ---------------------------------------------------------------------------------
 
@@ -191,7 +152,8 @@ class LinkedViewSet(WPViewSet):
         return response
 
     def update(self, request, *args, **kwargs):
-        record = self.editable_record()
+        record = self.get_record()
+        self.check_may_edit(record)
         fields = linked_fields(self.kind, self.params, self.sent)
         record = self.save_record(fields, request.user, instance=record)
         return self.write_response(record)
@@ -200,17 +162,10 @@ class LinkedViewSet(WPViewSet):
 
     def destroy(self, request, *args, **kwargs):
         """§6: permission on this record, then 410 when already trashed; `force` changes nothing."""
-        record = self.editable_record()
+        record = self.get_record()
+        self.check_may_edit(record)
         if record.status == PostStatus.TRASH:
-            raise self.in_trash(record.pk)
+            raise self.refusal("in_trash", record.pk)
         return self.write_response(self.trash_record(record))
 
     destroy_by_slug = destroy
-
-    def editable_record(self):
-        """auth.md §3.2 (and §3.3: by slug exactly as by ID)."""
-        record = self.get_record()
-        if not roles.can_edit(self.request.user, record):
-            raise errors.forbidden(self.request.user)
-        return record
-

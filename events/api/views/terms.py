@@ -13,7 +13,7 @@ from ...queries.terms import filter_terms, order_terms, reads
 from ...services import terms as term_service
 from ..context import api_context
 from ..links import marker_values, namespace_url, with_query
-from ..pagination import list_answer, remembered_list
+from ..pagination import list_answer, page_links, remembered_list
 from ..renderers import JSONText
 from ..permissions import CanManageCategories, CanManageTags
 from ..serializers import term_params
@@ -29,7 +29,6 @@ class TermViewSet(WPViewSet):
     """list, create, retrieve, update and destroy of one taxonomy's terms."""
 
     taxonomy = None
-    collection = None  # the path segment and the list key: "categories" or "tags"
 
     def get_queryset(self):
         return Term.objects.filter(taxonomy=self.taxonomy)
@@ -70,7 +69,8 @@ class TermViewSet(WPViewSet):
 
     def filter_values(self):
         params = self.params
-        values = {"hide_empty": hide_empty(params.get("hide_empty", True))}
+        # The declared default is the string "1" (defaults are not validated); sent values arrive typed.
+        values = {"hide_empty": is_truthy(params.get("hide_empty", True))}
         for name in ("search", "parent", "slug"):
             if name in params:
                 values[name] = params[name].pk if name == "parent" else params[name]
@@ -83,20 +83,17 @@ class TermViewSet(WPViewSet):
             values["event"] = event_id
         return values
 
-    def fetch_page(self, listing, page_number, per_page):
-        return fetch_page(listing, page_number, per_page)
+    # Tags read the page their own way.
+    fetch_page = staticmethod(fetch_page)
 
     def list_response(self, records, page, filters):
         """The list envelope (terms.md §2 order) written around the records' JSON texts; `filters`
         are what its links echo (echoed_filters)."""
         base = namespace_url(self.request, f"/{self.collection}/")
+        # Unlike a post list's, a term list's rest_url leaves the page out.
         head = {"rest_url": with_query(base, filters), "total": page.total, "total_pages": page.total_pages}
-        links = {}
-        if page.has_next:
-            links["next_rest_url"] = with_query(base, [*filters, ("page", page.page + 1)])
-        if page.page > 1:
-            previous = [] if page.page == 2 else [("page", page.page - 1)]
-            links["previous_rest_url"] = with_query(base, [*filters, *previous])
+        links = page_links(base, filters, page)
+        del links["rest_url"]
         text = f"{to_json(head)[:-1]},{to_json(self.collection)}:[{','.join(records)}]"
         text += f",{to_json(links)[1:]}" if links else "}"
         return list_answer(JSONText(text), page)
@@ -161,34 +158,17 @@ class TermViewSet(WPViewSet):
         return self.params.get("parent")
 
 
-def hide_empty(value):
-    """The declared default is the string "1" (defaults are not validated); sent values arrive typed."""
-    return is_truthy(value)
-
-
 class CategoryViewSet(TermViewSet):
     taxonomy = Taxonomy.CATEGORY
     collection = "categories"
-    params_classes = {
-        "list": term_params.CategoryListParams,
-        "retrieve": term_params.CategoryIdParams,
-        "create": term_params.CategoryCreateParams,
-        "update": term_params.CategoryUpdateParams,
-        "destroy": term_params.CategoryIdParams,
-    }
+    params_classes = term_params.ROUTE_PARAMS[Taxonomy.CATEGORY]
     permission_classes_by_action = {action: [CanManageCategories] for action in ("create", "update", "destroy")}
 
 
 class TagViewSet(TermViewSet):
     taxonomy = Taxonomy.TAG
     collection = "tags"
-    params_classes = {
-        "list": term_params.TagListParams,
-        "retrieve": term_params.TagIdParams,
-        "create": term_params.TagCreateParams,
-        "update": term_params.TagUpdateParams,
-        "destroy": term_params.TagIdParams,
-    }
+    params_classes = term_params.ROUTE_PARAMS[Taxonomy.TAG]
     permission_classes_by_action = {action: [CanManageTags] for action in ("create", "update", "destroy")}
 
     def fetch_page(self, listing, page_number, per_page):

@@ -211,8 +211,8 @@ EVENTS = [
          description=("The exhibition is open daily; guided tours in Mandarin and English at weekends.",
                       "展览每日开放；周末提供中英文导览。",
                       "展覽每日開放；週末提供中英文導覽。"),
-         venue="westbund", organizers=["lab"], categories=["exhibitions"], tags=[], day=7, until=35, all_day=True,
-         cost=["¥50"]),
+         venue="westbund", organizers=["lab"], categories=["exhibitions"], tags=[], day=7,
+         until=(35, "23:59"), all_day=True, cost=["¥50"]),
     dict(title=("Volunteer Orientation", "志愿者入门说明会", "志工新手說明會"),
          description=("New to volunteering with us? Meet the coordinators, hear about our programmes and sign up for your first shift.",
                       "第一次参加我们的志愿服务？来认识协调员，了解各项活动并报名第一次值班。",
@@ -260,7 +260,8 @@ EVENTS = [
                       "榆树街上为期两天的现场音乐、手工艺、美食摊位和老少咸宜的游戏。",
                       "榆樹街上為期兩天的現場音樂、手作、美食攤位和老少咸宜的遊戲。"),
          venue="riverside", organizers=["volunteers"], categories=["community", "music"],
-         tags=["free", "family", "outdoor"], day=30, until=31, all_day=True, cost=["0"], featured=True, poster=2),
+         tags=["free", "family", "outdoor"], day=30, until=(31, "23:59"), all_day=True, cost=["0"], featured=True,
+         poster=2),
     dict(title=("Trail Running Clinic", "越野跑训练课", "越野跑訓練課"),
          description=("Coaches cover uphill technique, pacing and safety on park trails. For runners who can run 5 km comfortably.",
                       "教练讲解上坡技巧、配速和山径安全。适合能轻松跑完 5 公里的跑者。",
@@ -305,8 +306,8 @@ EVENTS = [
          description=("Free admission to all galleries, with family activities in the courtyard.",
                       "所有展厅免费开放，庭院内设亲子活动。",
                       "所有展廳免費開放，中庭設有親子活動。"),
-         venue="westbund", organizers=["lab"], categories=["exhibitions"], tags=["free", "family"], day=50, until=50,
-         all_day=True, cost=["0"]),
+         venue="westbund", organizers=["lab"], categories=["exhibitions"], tags=["free", "family"], day=50,
+         until=(50, "23:59"), all_day=True, cost=["0"]),
     dict(title=("Riverside Cycling Tour", "河滨骑行游", "河濱單車導覽"),
          description=("A relaxed 20 km ride along the riverside bike paths. Rental bikes and helmets available.",
                       "沿河滨自行车道轻松骑行 20 公里，可租借自行车和头盔。",
@@ -397,33 +398,9 @@ class Command(BaseCommand):
         now = timezone.now()
         published = now - dt.timedelta(days=14)
 
-        venues, venue_zones = {}, {}
-        for spec in VENUES:
-            venue = Venue(
-                **translations("title", spec["title"]), **translations("description", spec["description"]),
-                address=spec["address"], city=spec["city"], state=spec.get("state", ""),
-                province=spec.get("province", ""), zip=spec["zip"], country=spec["country"], phone=spec["phone"],
-                website=spec["website"], status=PostStatus.PUBLISH, author=author, date=published,
-            )
-            venue.stateprovince = Venue.derive_stateprovince(venue.state, venue.province, venue.country)
-            if spec["geo"]:
-                venue.geo_lat, venue.geo_lng = spec["geo"]
-            assign_post_slug(venue)
-            venue.save()
-            venues[spec["key"]] = venue
-            venue_zones[spec["key"]] = spec["zone"]
-
-        organizers = {}
-        for spec in ORGANIZERS:
-            organizer = Organizer(
-                **translations("title", spec["title"]), **translations("description", spec["description"]),
-                email=spec["email"], phone=spec["phone"], website=spec["website"], status=PostStatus.PUBLISH,
-                author=author, date=published,
-            )
-            assign_post_slug(organizer)
-            organizer.save()
-            organizers[spec["key"]] = organizer
-
+        venues = {spec["key"]: self.linked_record(Venue, spec, author, published) for spec in VENUES}
+        venue_zones = {spec["key"]: spec["zone"] for spec in VENUES}
+        organizers = {spec["key"]: self.linked_record(Organizer, spec, author, published) for spec in ORGANIZERS}
         terms = {}
         for key, names, parent in CATEGORIES:
             terms[key] = self.term(Category(parent=terms.get(parent)), names)
@@ -436,13 +413,7 @@ class Command(BaseCommand):
         for index, spec in enumerate(EVENTS):
             zone = venue_zones[spec["venue"]] if spec["venue"] else spec["zone"]
             start = wall_clock(today, spec["day"], spec.get("start", "00:00"))
-            until = spec.get("until")
-            if until is None:
-                end = start + dt.timedelta(hours=spec["hours"])
-            elif isinstance(until, tuple):
-                end = wall_clock(today, *until)
-            else:
-                end = wall_clock(today, until, "23:59")
+            end = wall_clock(today, *spec["until"]) if "until" in spec else start + dt.timedelta(hours=spec["hours"])
             cost = parse_cost_input(spec["cost"])
             event = Event(
                 **translations("title", spec["title"]), **translations("description", spec["description"]),
@@ -468,6 +439,19 @@ class Command(BaseCommand):
         read_cache.invalidate()
         return {"events": len(events), "venues": len(venues), "organizers": len(organizers),
                 "categories": len(CATEGORIES), "tags": len(TAGS)}
+
+    @staticmethod
+    def linked_record(model, spec, author, date):
+        """A published venue or organizer; the spec's items other than these few are its model fields."""
+        fields = {name: spec[name] for name in spec.keys() - {"key", "title", "description", "geo", "zone"}}
+        record = model(**translations("title", spec["title"]), **translations("description", spec["description"]),
+                       **fields, status=PostStatus.PUBLISH, author=author, date=date)
+        if model is Venue:
+            record.stateprovince = Venue.derive_stateprovince(record.state, record.province, record.country)
+            record.geo_lat, record.geo_lng = spec["geo"] or (None, None)
+        assign_post_slug(record)
+        record.save()
+        return record
 
     @staticmethod
     def term(term, names):
