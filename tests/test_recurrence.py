@@ -444,3 +444,18 @@ def test_the_series_list_runs_a_fixed_number_of_queries(editor, django_assert_ma
             series_list(editor, record["id"])
         counts.append(len(queries))
     assert counts[0] == counts[1]
+
+
+# --- the index and the document describe the field and the parameter ----------------------------
+
+
+def test_the_document_and_the_index_describe_recurrence_in_each_language(api):
+    schema = api.get(f"{API}/doc").json()["components"]["schemas"]["Event"]["properties"]["recurrence"]
+    assert set(schema["properties"]) == {"rules", "dates", "exclusions", "series", "position"}
+    descriptions = set()
+    for prefix in ("", "/zh-hans", "/zh-hant"):
+        index = api.get(f"{prefix}{API}/").json()
+        endpoints = index["routes"][f"/{API.split('/wp-json/', 1)[1]}/events/(?P<id>\\d+)"]["endpoints"]
+        args = {name: arg for endpoint in endpoints for name, arg in endpoint["args"].items()}
+        descriptions.add((args["recurrence"]["description"], args["recurrence_scope"]["description"]))
+    assert len(descriptions) == 3
