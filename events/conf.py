@@ -56,6 +56,11 @@ DEFAULTS = {
     "IDEMPOTENCY_KEY_SECONDS": 24 * 60 * 60,
     # Seconds an API request may work before its next database statement ends it with a 503 (0: no limit).
     "REQUEST_SECONDS": 20,
+    # Recurring events (docs/recurrence.md): open-ended rules are materialised this many months
+    # ahead (the default window of the events list), and a series holds at most this many
+    # occurrences; a rule that would give more is refused, never cut short.
+    "RECURRENCE_HORIZON_MONTHS": 24,
+    "MAX_OCCURRENCES_PER_SERIES": 1000,
 }
 
 

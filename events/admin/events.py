@@ -21,11 +21,13 @@ from .actions import duplicate_as_draft
 from .filters import AuthorListFilter, CategoryListFilter, EventTimeListFilter
 from .linked import give_awaiting_records_the_event_status
 from .posts import PostAdmin, PostAdminForm
+from .recurrence import FORM_FIELDS as REPEAT_FIELDS
+from .recurrence import RecurrenceFields, SeriesListFilter, initial_from_series, next_dates, recurrence_from_form, series_mark
 from .widgets import TaxonomyAutocomplete, WallClockField, zone_choices
 from .writes import given, translated
 
 
-class EventAdminForm(PostAdminForm):
+class EventAdminForm(PostAdminForm, RecurrenceFields):
     start = WallClockField(label=_("Start"))
     end = WallClockField(label=_("End"))
     timezone_name = forms.ChoiceField(label=_("Time zone"), required=False)
@@ -60,6 +62,24 @@ class EventAdminForm(PostAdminForm):
             tomorrow = timezone.localdate() + dt.timedelta(days=1)
             self.initial.setdefault("start", dt.datetime.combine(tomorrow, dt.time(9, 0)))
             self.initial.setdefault("end", dt.datetime.combine(tomorrow, dt.time(17, 0)))
+        self.setup_recurrence(event)
+
+    def setup_recurrence(self, event):
+        """The repeat section edits the series on its first occurrence; the other occurrences ask
+        instead how far a change goes (this one, the following ones, all)."""
+        for name, value in initial_from_series(event).items():
+            self.initial.setdefault(name, value)
+        in_series = event.pk is not None and event.series_id is not None
+        if not in_series:
+            self.fields.pop("recurrence_scope", None)
+        elif event.series_id != event.pk:
+            for name in REPEAT_FIELDS:
+                if name in self.fields:
+                    self.fields[name].disabled = True
+        upcoming = next_dates(event) if in_series else []
+        if upcoming and "repeat" in self.fields:
+            listed = ", ".join(f"{start:%Y-%m-%d %H:%M}" for start in upcoming)
+            self.fields["repeat"].help_text = gettext("Next dates: %(dates)s") % {"dates": listed}
 
     def clean_post_parent(self):
         parent = self.cleaned_data.get("post_parent")
@@ -176,9 +196,9 @@ def term_names(event, taxonomy):
 class EventAdmin(SortableAdminBase, PostAdmin):
     form = EventAdminForm
     inlines = (EventOrganizerInline,)
-    list_display = ("title", "when", "status", "venue", "category_names", "featured")
+    list_display = ("title", "when", "series_place", "status", "venue", "category_names", "featured")
     list_filter = (
-        EventTimeListFilter, "status", CategoryListFilter, ("venue", admin.RelatedOnlyFieldListFilter),
+        EventTimeListFilter, "status", SeriesListFilter, CategoryListFilter, ("venue", admin.RelatedOnlyFieldListFilter),
         ("organizers", admin.RelatedOnlyFieldListFilter), AuthorListFilter, "featured",
     )
     actions = (*PostAdmin.actions, duplicate_as_draft)
@@ -193,6 +213,10 @@ class EventAdmin(SortableAdminBase, PostAdmin):
         (_("Where"), {"fields": ("venue",), "classes": ("events-where",)}),
         (_("Description"), {"fields": translated("description")}),
         (_("Excerpt"), {"fields": translated("excerpt"), "classes": ("collapse",)}),
+        (_("Repeat"), {"fields": (
+            "repeat", "repeat_interval", "repeat_weekdays", "repeat_monthly", ("repeat_end", "repeat_until", "repeat_count"),
+            ("repeat_dates", "repeat_exclusions"),
+        ), "classes": ("events-repeat",)}),
         (_("Event categories and tags"), {"fields": ("categories", "tags")}),
         (_("Cost"), {"fields": ("cost_text", ("currency_symbol", "currency_position", "currency_code"))}),
         (_("Publishing"), {"fields": ("status", "date", "author", "password", "image", "post_parent")}),
@@ -204,6 +228,17 @@ class EventAdmin(SortableAdminBase, PostAdmin):
 
     def get_queryset(self, request):
         return super().get_queryset(request).prefetch_related("terms")
+
+    def get_fieldsets(self, request, obj=None):
+        fieldsets = super().get_fieldsets(request, obj)
+        if obj is None or obj.series_id is None:
+            return fieldsets
+        # Editing an occurrence asks first how far the change goes.
+        return ((_("Recurring series"), {"fields": ("recurrence_scope",)}), *fieldsets)
+
+    @admin.display(description=_("series"))
+    def series_place(self, event):
+        return series_mark(event)
 
     @admin.display(description=_("when"), ordering="start_utc")
     def when(self, event):
@@ -242,7 +277,10 @@ class EventAdmin(SortableAdminBase, PostAdmin):
         return "\n".join(event.cost or []) or self.get_empty_value_display()
 
     same_named_fields = (*PostAdmin.same_named_fields, *FLAGS, "all_day", "venue", "post_parent", "currency_code")
-    refusal_fields = {"start_date": "start", "end_date": "end", "timezone": "timezone_name", "date_utc": "date", "cost": "cost_text"}
+    refusal_fields = {
+        "start_date": "start", "end_date": "end", "timezone": "timezone_name", "date_utc": "date", "cost": "cost_text",
+        "recurrence": "repeat",
+    }
 
     def written_fields(self, form, creating, formsets=()):
         fields = super().written_fields(form, creating)
@@ -259,6 +297,11 @@ class EventAdmin(SortableAdminBase, PostAdmin):
                 fields[name] = list(data[name])
         if creating or any(formset.has_changed() for formset in formsets):
             fields["organizer"] = linked_organizers(formsets)
+        first_or_alone = form.instance.series_id is None or form.instance.series_id == form.instance.pk
+        if first_or_alone and given(form, creating, *REPEAT_FIELDS):
+            written = recurrence_from_form(data, data.get("start") or wall_clock(form.instance.start_local))
+            if written is not None or form.instance.series_id is not None:
+                fields["recurrence"] = written
         return fields
 
     @staticmethod
@@ -277,5 +320,6 @@ class EventAdmin(SortableAdminBase, PostAdmin):
         if creating:
             create_event(request.user, fields, event=record)
         else:
-            update_event(record, request.user, fields)
+            scope = form.cleaned_data.get("recurrence_scope") or None if record.series_id is not None else None
+            update_event(record, request.user, fields, scope=scope)
         give_awaiting_records_the_event_status(request, record)

@@ -192,6 +192,18 @@ def component_schemas():
                 "venue": _object_or_empty_list(_("The event's venue, or an empty list."), _ref("Venue")),
                 "organizer": _array(_ref("Organizer"), _("The event's organizers.")),
                 "custom_fields": _object_or_empty_list(_("The event's additional fields, by key.")),
+                # Only records of a recurring series carry it (docs/recurrence.md).
+                "recurrence": {
+                    "type": "object",
+                    "description": _("The recurring series the event belongs to; absent for other events."),
+                    "properties": {
+                        "rules": _array({"type": "string"}, _("RFC 5545 RRULE values.")),
+                        "dates": _array({"type": "string"}, _("Extra starts, in the event's time zone.")),
+                        "exclusions": _array({"type": "string"}, _("Excluded starts, in the event's time zone.")),
+                        "series": _integer(_("The series ID: its first occurrence's ID.")),
+                        "position": _integer(_("The event's place in the series, 1 for the first.")),
+                    },
+                },
                 "json_ld": {"type": "object", "description": _("The event as schema.org JSON-LD.")},
             },
         },

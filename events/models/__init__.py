@@ -9,6 +9,7 @@ from .organizer import Organizer
 from .event import Event, EventOrganizer
 from .rendering import RenderedRecord
 from .idempotency import IdempotentRequest
+from .series import Series
 
 __all__ = [
     "ApplicationPassword",
@@ -22,6 +23,7 @@ __all__ = [
     "PostKind",
     "PostStatus",
     "RenderedRecord",
+    "Series",
     "Tag",
     "Taxonomy",
     "Term",

@@ -42,6 +42,17 @@ class Event(Post):
         "self", verbose_name=_("parent event"), null=True, blank=True, on_delete=models.SET_NULL,
         related_name="children",
     )
+    # An occurrence of a series (docs/recurrence.md): the series, the occurrence's place in it
+    # (1 for the first), the start the rules gave it (RECURRENCE-ID: it stays when the occurrence
+    # alone is moved) and the columns edited on this occurrence alone, which series-wide changes
+    # leave as they are.
+    series = models.ForeignKey(
+        "events.Series", verbose_name=_("series"), null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="occurrences", editable=False,
+    )
+    series_position = models.PositiveIntegerField(_("position in the series"), null=True, blank=True, editable=False)
+    occurrence_start = models.DateTimeField(_("start given by the series"), null=True, blank=True, editable=False)
+    series_edits = models.JSONField(_("edited on this occurrence"), default=list, blank=True, editable=False)
     venue = models.ForeignKey(
         "events.Venue", verbose_name=_("venue"), null=True, blank=True, on_delete=models.SET_NULL,
         related_name="events",
@@ -73,6 +84,12 @@ class Event(Post):
             # instead of scanning the wide event rows.
             models.Index(
                 fields=["status", "hide_from_listings", "start_local", "end_local", "id"], name="events_event_listing_window"
+            ),
+        ]
+        constraints = [
+            # One live occurrence per start of a series, whoever writes it (services.recurrence).
+            models.UniqueConstraint(
+                fields=["series", "occurrence_start"], condition=~models.Q(status="trash"), name="events_event_series_start_unique"
             ),
         ]
 

@@ -1,6 +1,7 @@
 """iCalendar (RFC 5545) files of published events: what `?ical=1` and an event's `ical/` link answer."""
 import datetime as dt
 import html
+import math
 import re
 
 import icalendar
@@ -8,6 +9,8 @@ from django.utils.translation import gettext as _
 
 from ..api.links import global_id, post_url
 from ..models import Taxonomy
+from ..queries.series import series_in_feed
+from ..services import recurrence
 from ..services.schedule import site_zone_name, wall_clock, zone_for
 from ..text import is_email, strip_tags, texturize
 from . import display
@@ -153,15 +156,100 @@ def calendar_file(events, request, name, limit=None):
         # DESCRIPTION of a calendar is RFC 7986; X-WR-CALDESC is what older clients read.
         calendar.add("description", notice)
         calendar.add("x-wr-caldesc", notice)
-    for event in events:
-        calendar.add_component(event_entry(event, request))
+    entries, spans = calendar_entries(events, request)
+    for entry in entries:
+        calendar.add_component(entry)
     if events:
         # VTIMEZONE blocks covering the days the events span: small, and within any year (long
         # RDATE lists over decades are also more than some parsers read correctly).
-        first = _shifted(min(wall_clock(event.start_local) for event in events).date(), -1)
-        last = _shifted(max(wall_clock(event.end_local) for event in events).date(), 2)
+        first = _shifted(min(start for start, _end in spans).date(), -1)
+        last = _shifted(max(end for _start, end in spans).date(), 2)
         calendar.add_missing_timezones(first_date=first, last_date=last)
     return calendar.to_ical()
+
+
+def calendar_entries(events, request):
+    """The VEVENTs of `events` in order, and the (start, end) wall clocks they span. The occurrences
+    of a series are one VEVENT with its rules where the first of them stands, and one VEVENT with a
+    RECURRENCE-ID for each occurrence edited on its own (docs/recurrence.md)."""
+    series = series_in_feed(sorted({event.series_id for event in events if event.series_id is not None}))
+    entries, spans, written = [], [], set()
+    for event in events:
+        spans.append((wall_clock(event.start_local), wall_clock(event.end_local)))
+        if event.series_id is None or event.series_id not in series:
+            entries.append(event_entry(event, request))
+        elif event.series_id not in written:
+            written.add(event.series_id)
+            series_entries, series_spans = _series_entries(series[event.series_id], request)
+            entries.extend(series_entries)
+            spans.extend(series_spans)
+    return entries, spans
+
+
+def _series_entries(found, request):
+    first, zone = found.first, zone_for(found.first.timezone_name)
+    visible = {wall_clock(start): event for start, event in found.visible.items()}
+    rules = recurrence.Recurrence.of(found.series)
+    until = wall_clock(found.series.materialised_until) if found.series.materialised_until else None
+    # What the series holds now: made within the limit of its day, whatever the limit is today.
+    starts = recurrence.expand(rules, first, until, limit=math.inf)
+    # The VEVENT with the rules reads as the occurrences not edited on their own do.
+    unedited = [visible[start] for start in starts if start in visible and not visible[start].series_edits]
+    template = unedited[0] if unedited else first
+    master = event_entry(template, request)
+    series_uid = uid(first, request)
+    first_start = wall_clock(first.start_local)
+    length = template.end_local - template.start_local
+    master["uid"] = icalendar.vText(series_uid)
+    for name in ("dtstart", "dtend", "duration", "url"):
+        master.pop(name, None)
+    master.add("dtstart", _moment(first_start, first, zone))
+    if first.all_day:
+        master.add("dtend", _moment(first_start, first, zone) + dt.timedelta(days=length.days + 1))
+    else:
+        master.add("dtend", _moment(first_start + length, first, zone))
+    for rule in rules.rules:
+        master.add("rrule", icalendar.vRecur.from_ical(_exported_rule(rule, first, zone)))
+    if rules.dates:
+        master.add("rdate", [_moment(date, first, zone) for date in rules.dates])
+    # Excluded, and made but not shown to anonymous readers (trashed, a draft, hidden, locked).
+    left_out = sorted({*rules.exclusions, *(start for start in starts if start not in visible)})
+    if left_out:
+        master.add("exdate", [_moment(date, first, zone) for date in left_out])
+    master.add("url", post_url(request, first))
+    entries = [master]
+    spans = [(first_start, first_start + length), (starts[-1], starts[-1] + length)]
+    for start in starts:
+        event = visible.get(start)
+        if event is None or event is template or not event.series_edits:
+            continue
+        entry = event_entry(event, request)
+        entry["uid"] = icalendar.vText(series_uid)
+        entry.add("recurrence-id", _moment(start, first, zone))
+        entries.append(entry)
+        spans.append((wall_clock(event.start_local), wall_clock(event.end_local)))
+    return entries, spans
+
+
+def _moment(wall, event, zone):
+    """A series' date-time as its VEVENTs write it: a date for all-day series, else the zone's time
+    (UTC for manual offsets, which have no VTIMEZONE), as event_times() writes DTSTART."""
+    if event.all_day:
+        return wall.date()
+    aware = wall.replace(tzinfo=zone)
+    return aware.astimezone(dt.UTC) if isinstance(zone, dt.timezone) else aware
+
+
+def _exported_rule(rule, event, zone):
+    """RFC 5545 wants UNTIL as a date when DTSTART is one, else in UTC."""
+    rule = recurrence.utc_until(rule, zone)
+    if not event.all_day:
+        return rule
+    parts = recurrence.rule_parts(rule)
+    if "UNTIL" in parts:
+        moment = dt.datetime.strptime(parts["UNTIL"], "%Y%m%dT%H%M%SZ").replace(tzinfo=dt.UTC).astimezone(zone)
+        parts["UNTIL"] = moment.strftime("%Y%m%d")
+    return recurrence.rule_text(parts)
 
 
 def _shifted(day, days):

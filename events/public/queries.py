@@ -121,7 +121,7 @@ def _by_slug(queryset, slug):
 
 def published_event(slug):
     """The published event of a page, with everything the page reads."""
-    queryset = Event.objects.select_related("image", "venue", "venue__image").prefetch_related(
+    queryset = Event.objects.select_related("image", "venue", "venue__image", "series").prefetch_related(
         Prefetch("terms", queryset=Term.objects.order_by("name", "id")),
         Prefetch(
             "organizer_links",

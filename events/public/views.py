@@ -26,7 +26,10 @@ from ..api.links import PUBLIC_PATHS, mounted_rest_root, post_url, set_rest_root
 from ..api.serializers.events import cost_fields
 from ..api.serializers.json_ld import event_json_ld, organizer_json_ld, venue_json_ld
 from ..api.serializers.terms import CategoryTree
+from .. import recurrence_words
 from ..models import Category, Event, Organizer, PostIdentity, PostKind, PostStatus, Tag, Taxonomy, Venue
+from ..queries import series as series_queries
+from ..services.schedule import zone_for
 from ..text import autop, normalize_lookup_slug
 from . import display, ical, queries, subscribe
 from .markup import clean_html
@@ -585,6 +588,10 @@ class RecordPage:
         return response
 
 
+# How many of a series' next occurrences an occurrence's page links.
+NEXT_OCCURRENCES = 5
+
+
 class EventPage(RecordPage, PublicPage):
     """`/event/{slug}/`: one published event."""
 
@@ -621,6 +628,21 @@ class EventPage(RecordPage, PublicPage):
             "tags": display.term_links([t for t in terms if t.taxonomy == Taxonomy.TAG], request, tree),
             "google_calendar_url": subscribe.google_calendar_link(event, request),
             "ical_url": f"{post_url(request, event)}ical/",
+            **self.series_context(event),
+        }
+
+    def series_context(self, event):
+        """An occurrence's page says its series' rules in words and links the next occurrences."""
+        if event.series_id is None or event.series is None:
+            return {}
+        upcoming = series_queries.next_occurrences(event.series_id, timezone.now(), NEXT_OCCURRENCES)
+        self.records.extend(upcoming)
+        return {
+            "series_rules": recurrence_words.series_in_words(event.series, zone_for(event.timezone_name)),
+            "series_next": [
+                {"url": post_url(self.request, occurrence), "when": display.when(occurrence), "current": occurrence.pk == event.pk}
+                for occurrence in upcoming
+            ],
         }
 
 

@@ -268,6 +268,12 @@ def reads(values, listed=LISTED_READS):
     return reads_with_filters(listed, FILTER_READS, values)
 
 
+def _children(queryset, parent_id):
+    # A series' occurrences have its first occurrence as parent; listing the series lists that one
+    # too, as the plugin's recurrence add-on does (docs/recurrence.md).
+    return queryset.filter(Q(post_parent_id=parent_id) | Q(series_id=parent_id))
+
+
 FILTERS = {
     "window": _in_window,
     "search": _searched,
@@ -279,5 +285,5 @@ FILTERS = {
     "geoloc": _geolocated,
     "near": _near,
     "include": _included,
-    "post_parent": lambda queryset, parent_id: queryset.filter(post_parent_id=parent_id),
+    "post_parent": _children,
 }

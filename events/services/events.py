@@ -15,7 +15,7 @@ from ..cost import CostInput
 from ..exceptions import CREATE, DATABASE_FAULTS, DELETE, CouldNotWrite, InvalidValue
 from ..models import Event, EventOrganizer, Organizer, PostStatus, Taxonomy, Venue
 from ..numbers import is_ascii_digits
-from . import linked, posts
+from . import linked, posts, recurrence
 from .images import delete_files
 from .schedule import apply_publication_date, set_event_times, site_zone_name, wall_clock, zone_for
 from .terms import recount_terms, resolve_terms
@@ -42,9 +42,13 @@ def create_event(user, fields, event=None):
     return _save(event if event is not None else Event(), user, fields, creating=True)
 
 
-def update_event(event, user, fields):
-    """Change only the `fields` given (the Recommended column of events.md §5)."""
-    return _save(event, user, fields, creating=False)
+def update_event(event, user, fields, scope=None):
+    """Change only the `fields` given (the Recommended column of events.md §5).
+
+    For an occurrence of a series, `scope` says what else changes (services.recurrence): nothing
+    but a note of what was edited here (`this`, the default), the following occurrences, or all.
+    """
+    return _save(event, user, fields, creating=False, scope=scope)
 
 
 def restore_event(event, user):
@@ -53,12 +57,22 @@ def restore_event(event, user):
     return update_event(event, user, {"status": event.status_before_trash or PostStatus.DRAFT})
 
 
-def trash_event(event):
-    """Move to the trash (the slug gets WordPress's `__trashed` suffix); links to venue, organizers and terms stay."""
+def trash_event(event, user=None, scope=None):
+    """Move to the trash (the slug gets WordPress's `__trashed` suffix); links to venue, organizers and terms stay.
+
+    An occurrence of a series goes alone (`scope` this: its start joins the exclusions), with the
+    following ones, or with all of them (services.recurrence.trash_in_series).
+    """
+    recurrence.check_scope(event, scope)
     try:
         with transaction.atomic():
+            # The series first, as every write to it does, so that writers of two occurrences never
+            # hold each other's rows (services.recurrence).
+            recurrence.lock_series(event.series_id)
             posts.move_to_trash(event)
             event.save()
+            if event.series_id is not None:
+                recurrence.trash_in_series(event, user, scope)
             changes.finished()
     except DATABASE_FAULTS:
         raise
@@ -93,14 +107,16 @@ def duplicate_event(event, user):
 # --- saving -------------------------------------------------------------------------------------
 
 
-def _save(event, user, fields, creating):
+def _save(event, user, fields, creating, scope=None):
     posts.check_author(event, user, fields, creating)
+    recurrence.check_scope(event, scope)
     if isinstance(fields.get("venue"), SeveralVenues):
         raise CouldNotWrite("venue", CREATE)
     imported = []
     try:
         with transaction.atomic():
-            _write(event, user, fields, creating, imported)
+            recurrence.lock_series(event.series_id)
+            _write(event, user, fields, creating, imported, scope)
             changes.finished()
     except BaseException:
         # Files of an image imported by a write that did not happen would be orphans.
@@ -110,7 +126,8 @@ def _save(event, user, fields, creating):
     return event
 
 
-def _write(event, user, fields, creating, imported):
+def _write(event, user, fields, creating, imported, scope=None):
+    before = None if creating else recurrence.snapshot_if_in_series(event)
     now = timezone.now()
     posts.apply_author(event, user, fields, creating)
     for name in ("title", "description", "excerpt"):
@@ -141,6 +158,9 @@ def _write(event, user, fields, creating, imported):
     for name, taxonomy in (("categories", Taxonomy.CATEGORY), ("tags", Taxonomy.TAG)):
         if name in fields:
             _link_terms(event, resolve_terms(fields[name], taxonomy), taxonomy, creating)
+    if "recurrence" in fields:
+        recurrence.set_recurrence(event, fields["recurrence"], user)
+    recurrence.after_update(event, user, before, scope)
 
 
 # --- time -----------------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ SLICE = 500
 def _source_records(kind, ids, using, lock=False):
     if kind == EVENT:
         organizer_links = EventOrganizer.objects.order_by("position", "id")
-        queryset = Event.objects.select_related("image").prefetch_related(
+        queryset = Event.objects.select_related("image", "series").prefetch_related(
             "terms", Prefetch("organizer_links", queryset=organizer_links)
         )
     else:

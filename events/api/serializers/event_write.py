@@ -32,7 +32,7 @@ WEBSITE_MAX_LENGTH = Event._meta.get_field("website").max_length
 WRITE_FIELDS = (
     "author", "date", "date_utc", "title", "description", "excerpt", "slug", "status", "timezone", "all_day",
     "start_date", "end_date", "image", "cost", "website", "show_map", "show_map_link", "hide_from_listings",
-    "sticky", "featured", "categories", "tags", "venue", "organizer",
+    "sticky", "featured", "categories", "tags", "venue", "organizer", "recurrence",
 )
 
 
@@ -170,6 +170,13 @@ def event_website(field, value):
     return text
 
 
+def recurrence_object(field, value):
+    """`null` or an object; what its rules and dates mean is the service's to judge (services.recurrence)."""
+    if value is not None and not isinstance(value, dict):
+        field.type_error()
+    return value
+
+
 def event_author(field, value):
     return existing_user_id(field, value)
 
@@ -248,6 +255,28 @@ class EventFields(Params):
         default=None,
         help_text=_("The organizers, in order: IDs or objects of organizer fields; empty for none."),
     )
+    recurrence = RawParam(
+        validator=recurrence_object,
+        wp_type="object",
+        allow_null=True,
+        default=None,
+        help_text=_(
+            "Makes the event a recurring series, or changes its rules (on the series' first occurrence): an object "
+            "of rules (RFC 5545 RRULE values such as FREQ=WEEKLY;BYDAY=TU), dates (extra starts, Y-m-d H:i:s in the "
+            "event time zone) and exclusions (starts left out); null ends the recurrence."
+        ),
+    )
+
+
+# On updates and deletes of an occurrence of a series: how much of the series the write is for.
+RECURRENCE_SCOPE_HELP = _(
+    "For an occurrence of a recurring series: this (the default: this occurrence only), following (this and the "
+    "later ones, which become a new series) or all (every occurrence not edited on its own)."
+)
+
+
+def recurrence_scope_param():
+    return StringParam(choices=("this", "following", "all"), help_text=RECURRENCE_SCOPE_HELP)
 
 
 class EventCreateParams(EventFields):
@@ -265,20 +294,24 @@ class EventUpdateParams(EventFields):
 
     def get_fields(self):
         fields = super().get_fields()
-        return {"id": IntegerParam(required=True, help_text=_("The event ID.")), **fields}
+        return {"id": IntegerParam(required=True, help_text=_("The event ID.")), **fields, "recurrence_scope": recurrence_scope_param()}
 
 
 class EventSlugUpdateParams(EventFields):
     """`POST|PUT|PATCH /events/by-slug/{slug}`: the create `slug` stands in for the path one (events.md §5)."""
+
+    recurrence_scope = recurrence_scope_param()
 
 
 class EventDeleteParams(Params):
     """`DELETE /events/{id}`."""
 
     id = IntegerParam(required=True, help_text=_("The event ID."))
+    recurrence_scope = recurrence_scope_param()
 
 
 class EventSlugDeleteParams(Params):
     """`DELETE /events/by-slug/{slug}`: the slug must name an event (else 400), the validated value is the event ID."""
 
     slug = RawParam(required=True, validator=event_for_slug, wp_type="string", help_text=_("The event slug."))
+    recurrence_scope = recurrence_scope_param()

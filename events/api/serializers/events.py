@@ -10,6 +10,7 @@ from ...conf import events_settings
 from ...cost import cost_values, format_cost
 from ...dates import date_details, format_wp
 from ...models import Taxonomy
+from ...services.recurrence import recurrence_field
 from ...services.schedule import wall_clock
 from ...store import IMAGE, ORGANIZER, TERM, VENUE, reference
 from ...text import autop, escape_url, texturize
@@ -150,6 +151,10 @@ class EventRecordSerializer(serializers.BaseSerializer):
             "organizer": organizers,
             "custom_fields": [],
         }
+        # Only records of a series have the field: every other record stays as v1 has it.
+        recurrence = recurrence_field(event)
+        if recurrence is not None:
+            record["recurrence"] = recurrence
         if single and not event.password:
             record["json_ld"] = event_json_ld(event, request)
         if self.context.get("blank_protected") and is_protected(event, request):

@@ -61,7 +61,7 @@ class EventViewSet(WPViewSet):
 
     def get_queryset(self):
         """Events with everything the record reads; the list also scoped to what the caller may see."""
-        queryset = Event.objects.select_related("image", "venue", "venue__image").prefetch_related(
+        queryset = Event.objects.select_related("image", "venue", "venue__image", "series").prefetch_related(
             "terms",
             Prefetch(
                 "organizer_links",
@@ -211,7 +211,8 @@ class EventViewSet(WPViewSet):
 
     def apply_update(self, event, exclude=()):
         self.check_may_edit(event)
-        event = event_service.update_event(event, self.request.user, written_fields(self.params, self.sent, exclude))
+        fields = written_fields(self.params, self.sent, exclude)
+        event = event_service.update_event(event, self.request.user, fields, scope=self.recurrence_scope())
         return Response(self.write_record(event))
 
     def trash(self, event):
@@ -219,8 +220,11 @@ class EventViewSet(WPViewSet):
         self.check_may_edit(event)
         if event.status == PostStatus.TRASH:
             raise self.refusal("in_trash", event.pk)
-        event_service.trash_event(event)
+        event_service.trash_event(event, self.request.user, scope=self.recurrence_scope())
         return Response(self.write_record(event))
+
+    def recurrence_scope(self):
+        return self.params.get("recurrence_scope") if "recurrence_scope" in self.sent else None
 
     def write_record(self, event):
         """The record as saved, read back with everything the serializer needs (no json_ld on writes)."""
