@@ -60,3 +60,24 @@ def test_rule_saves_and_the_daily_extension_at_once_make_each_occurrence_once(as
     gaps = {(later - earlier).days for earlier, later in zip(sorted(live), sorted(live)[1:])}
     assert gaps == {7 * interval}
     assert store.stale_rows() == []
+
+
+def test_if_match_writes_to_an_occurrence_and_writes_to_the_whole_series_never_deadlock(as_role):
+    """An If-Match write locks the series before the occurrence, in the order series writes take."""
+    clients = [as_role("editor") for _ in range(8)]
+    series_id = make_series(clients[0], ["FREQ=DAILY;COUNT=10"])
+    occurrence = Event.objects.filter(series_id=series_id).exclude(pk=series_id).order_by("occurrence_start").first()
+    url = f"{API}/events/{occurrence.pk}"
+    etag = clients[0].get(url)["ETag"]
+
+    def guarded(client, n):
+        return lambda: client.patch(url, {"title": f"Only this {n}"}, format="json", HTTP_IF_MATCH=etag).status_code
+
+    def series_wide(client, n):
+        return lambda: client.patch(url, {"excerpt": f"All {n}", "recurrence_scope": "all"}, format="json").status_code
+
+    calls = [guarded(client, n) for n, client in enumerate(clients[:4])]
+    calls += [series_wide(client, n) for n, client in enumerate(clients[4:])]
+    statuses = all_at_once(calls)
+    assert 503 not in statuses
+    assert set(statuses) <= {200, 412}

@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy as _
 
 from ..conf import events_settings
 from ..models import Event, Organizer, Term, Venue
+from ..services import recurrence
 from . import errors
 from .context import request_copy
 
@@ -117,4 +118,8 @@ def _lock_record(route_path, current):
         return False
     if model is None or not isinstance(record_id, int):
         return False
+    if model is Event:
+        # A series is locked before any occurrence of it, as its own writes lock it: the other order
+        # would deadlock with a write to the whole series.
+        recurrence.lock_series(Event.objects.filter(pk=record_id).values_list("series_id", flat=True).first())
     return model.objects.select_for_update().filter(pk=record_id).exists()
