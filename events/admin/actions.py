@@ -1,11 +1,10 @@
 """Bulk actions of the changelists: trash and restore touch the selected rows the user may edit,
 duplicate copies those the user may read; each goes through the API's service for the kind."""
 from django.contrib import admin
-from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from .. import roles
+from .. import changes, roles
 from ..models import PostKind, PostStatus
 from ..services.events import duplicate_event, restore_event, trash_event
 from ..services.linked import restore_organizer, restore_venue, trash_organizer, trash_venue
@@ -17,7 +16,7 @@ RESTORE = {PostKind.EVENT: restore_event, PostKind.VENUE: restore_venue, PostKin
 @admin.action(description=_("Move selected records to the trash"), permissions=["trash"])
 def move_to_trash(modeladmin, request, queryset):
     moved = 0
-    with transaction.atomic():
+    with changes.batch():
         for record in queryset.exclude(status=PostStatus.TRASH):
             if roles.can_edit(request.user, record):
                 # The API's trash: a venue or organizer also leaves the events that named it.
@@ -29,7 +28,7 @@ def move_to_trash(modeladmin, request, queryset):
 @admin.action(description=_("Restore selected records from the trash"), permissions=["trash"])
 def restore_from_trash(modeladmin, request, queryset):
     restored = 0
-    with transaction.atomic():
+    with changes.batch():
         for record in queryset.filter(status=PostStatus.TRASH):
             if roles.can_edit(request.user, record):
                 # The API's restore: the old slug made unique again under the same lock.
@@ -40,7 +39,8 @@ def restore_from_trash(modeladmin, request, queryset):
 
 @admin.action(description=_("Duplicate selected events as drafts"), permissions=["add"])
 def duplicate_as_draft(modeladmin, request, queryset):
-    copies = [duplicate_event(event, request.user) for event in queryset if roles.can_read(request.user, event)]
+    with changes.batch():
+        copies = [duplicate_event(event, request.user) for event in queryset if roles.can_read(request.user, event)]
     modeladmin.message_user(
         request,
         ngettext("%d event copied as a draft.", "%d events copied as drafts.", len(copies)) % len(copies),

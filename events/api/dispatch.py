@@ -24,7 +24,7 @@ from . import conditional, errors, read_cache
 from .context import api_context
 from .parsing import collect_params
 from .renderers import JSONText, WPJSONRenderer
-from .routes import ROUTES, USER_ROUTES
+from .routes import CALENDAR_ROUTES, ROUTES, USER_ROUTES
 
 OVERRIDABLE = {"PUT", "PATCH", "DELETE", "GET", "POST"}
 CORS_ALLOW_HEADERS = "Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type"
@@ -35,7 +35,7 @@ def compiled_routes(namespace):
     # `namespace` (the calendar's, a setting) is the cache key; each route knows its own namespace.
     return [
         (re.compile(rf"^/{re.escape(route.namespace)}{route.pattern}$", re.IGNORECASE), route)
-        for route in (*ROUTES, *USER_ROUTES)
+        for route in (*ROUTES, *USER_ROUTES, *CALENDAR_ROUTES)
     ]
 
 

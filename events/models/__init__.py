@@ -8,11 +8,17 @@ from .venue import Venue
 from .organizer import Organizer
 from .event import Event, EventOrganizer
 from .rendering import RenderedRecord
+from .change import ChangeAction, ChangeEntry, ChangeKind
+from .webhook import DeliveryStatus, WebhookDelivery, WebhookSubscription
 
 __all__ = [
     "ApplicationPassword",
     "Attachment",
     "Category",
+    "ChangeAction",
+    "ChangeEntry",
+    "ChangeKind",
+    "DeliveryStatus",
     "Event",
     "EventOrganizer",
     "Organizer",
@@ -24,4 +30,6 @@ __all__ = [
     "Taxonomy",
     "Term",
     "Venue",
+    "WebhookDelivery",
+    "WebhookSubscription",
 ]

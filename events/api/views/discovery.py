@@ -8,7 +8,7 @@ from .. import errors
 from ..links import rest_root
 from ..openapi import build_document
 from ..params import Params, RawParam
-from ..routes import ROUTES
+from ..routes import CALENDAR_NAMESPACE, ROUTES
 from .base import WPViewSet
 
 
@@ -61,7 +61,7 @@ def root_index(request):
             "name": request.get_host(),
             "url": request.build_absolute_uri("/"),
             "home": request.build_absolute_uri("/"),
-            "namespaces": [events_settings.namespace],
+            "namespaces": [events_settings.namespace, CALENDAR_NAMESPACE],
             "authentication": [],
             "routes": {},
             "_links": {"help": []},
