@@ -4,12 +4,12 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-postgres test-newest-django install migrate demo messages bench clean
+.PHONY: run serve docs screenshots test test-postgres test-newest-django install migrate demo messages bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e ".[postgres,site,test]"
+	$(BIN)/pip install --quiet -e ".[postgres,site,test,docs]"
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -25,6 +25,12 @@ demo: migrate
 run: demo
 	@echo "Serving the calendar on http://127.0.0.1:$${PORT:-8000}/ (admin: /admin/, API: /wp-json/)"
 	DEBUG=$${DEBUG:-true} $(BIN)/python manage.py runserver 127.0.0.1:$${PORT:-8000}
+
+# The site as production serves it (docs/deployment.md): static files collected and served by
+# gunicorn, with the settings of gunicorn.conf.py. Uploaded images are left to the proxy in front.
+serve: demo
+	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
+	GUNICORN_BIND=127.0.0.1:$${PORT:-8000} $(BIN)/gunicorn calendar_site.wsgi
 
 test: install
 	$(BIN)/python -m pytest -n 2 --dist loadfile -q
@@ -49,8 +55,18 @@ messages: install
 	cd events && ../$(BIN)/python ../manage.py makemessages -l zh_Hans -l zh_Hant --no-obsolete --no-wrap
 	cd events && ../$(BIN)/python ../manage.py compilemessages
 
+# The documentation site (docs/, mkdocs.yml) into site/; a warning (a broken link) fails the build.
+docs: install
+	$(BIN)/mkdocs build --strict --quiet
+
+# The editors' guide's admin screenshots (docs/images/), taken by the admin's browser test.
+screenshots: install
+	$(BIN)/python -m pytest -q tests/test_admin_browser.py
+	mkdir -p docs/images
+	cp test-artifacts/admin-event-form.png test-artifacts/admin-event-form-zh-hant.png test-artifacts/admin-event-list.png docs/images/
+
 bench: install
 	$(BIN)/python bench/run.py
 
 clean:
-	rm -rf $(VENV) $(NEWEST_VENV) build dist *.egg-info db.sqlite3
+	rm -rf $(VENV) $(NEWEST_VENV) build dist site *.egg-info db.sqlite3

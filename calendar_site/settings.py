@@ -1,9 +1,7 @@
 """Settings of the demo/deployment site, read from the environment (twelve-factor style).
 
-Environment variables: DATABASE_URL (default: SQLite file next to manage.py), DATABASE_CONNECT_TIMEOUT
-and DATABASE_STATEMENT_TIMEOUT (seconds, PostgreSQL), SECRET_KEY,
-DEBUG, ALLOWED_HOSTS (comma-separated), TIME_ZONE, EVENTS_IMAGE_IMPORT_ALLOWED_HOSTS, EVENTS_SITE_URL,
-EVENTS_CHANGES_RETENTION_DAYS.
+Every variable is listed, with its default, in docs/configuration.md; `.env.example` is a production
+environment that `manage.py check --deploy` passes (docs/deployment.md).
 """
 import os
 from pathlib import Path
@@ -23,7 +21,29 @@ def env_flag(name, default=False):
 DEBUG = env_flag("DEBUG", default=False)
 # The fallback key only suits development; deployments must set SECRET_KEY.
 SECRET_KEY = os.environ.get("SECRET_KEY", "insecure-development-key-change-me")
-ALLOWED_HOSTS = [h.strip() for h in os.environ.get("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver").split(",") if h.strip()]
+
+
+def env_list(name, default=""):
+    return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
+
+
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver")
+# The scheme and host of each HTTPS origin whose forms post here (the admin behind a proxy), e.g.
+# https://calendar.example.org.
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
+
+# HTTPS=true: the site is served over TLS (directly or by a proxy that terminates it). Cookies are
+# then sent over HTTPS only, plain HTTP is redirected, and browsers are told to use HTTPS from now on.
+if env_flag("HTTPS"):
+    SECURE_SSL_REDIRECT = env_flag("SECURE_SSL_REDIRECT", default=True)
+    SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = True
+    SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "31536000"))
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_flag("SECURE_HSTS_INCLUDE_SUBDOMAINS")
+    SECURE_HSTS_PRELOAD = env_flag("SECURE_HSTS_PRELOAD")
+# A proxy that terminates TLS says so in X-Forwarded-Proto; trust it only behind such a proxy, which
+# must overwrite the header a client sends.
+if env_flag("BEHIND_TLS_PROXY"):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
 INSTALLED_APPS = [
     # modeltranslation must come before the admin so that translated fields appear there.
@@ -48,6 +68,9 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Static files (the admin's, the public pages') from the app server itself, compressed and, with
+    # STATIC_MANIFEST, cached for ever under names that change with their content.
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -125,7 +148,17 @@ MODELTRANSLATION_DEFAULT_LANGUAGE = "en"
 MODELTRANSLATION_FALLBACK_LANGUAGES = ("en",)
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", BASE_DIR / "staticfiles"))
+# In development (where runserver serves the apps' own static files) WhiteNoise looks for
+# collected files on each request instead of once at start-up.
+WHITENOISE_AUTOREFRESH = DEBUG
+# STATIC_MANIFEST=true (production, after `manage.py collectstatic`): file names carry a hash of
+# their content, so browsers may keep them for ever. Off by default, since it needs collectstatic.
+if env_flag("STATIC_MANIFEST"):
+    STORAGES = {
+        "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+        "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+    }
 MEDIA_URL = "media/"
 MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT", BASE_DIR / "media"))
 
@@ -144,6 +177,9 @@ EVENTS = {
     # The site's address, which webhook payloads' records link to (docs/changes.md).
     "SITE_URL": os.environ.get("EVENTS_SITE_URL", "http://localhost:8000"),
     "CHANGES_RETENTION_DAYS": int(os.environ.get("EVENTS_CHANGES_RETENTION_DAYS", "30")),
+    # Proxies in front of the site that append the client's address to X-Forwarded-For: the login
+    # throttle then counts failures per client, not per proxy.
+    "TRUSTED_PROXIES": int(os.environ.get("EVENTS_TRUSTED_PROXIES", "0")),
 }
 
 # No REST_FRAMEWORK setting: the events API sets its own authentication, error handling and

@@ -48,6 +48,18 @@ DEFAULTS = {
     # Names of the process memories (events.memory) that always miss, or "all": read once, as each
     # memory is made at start-up, to measure what a memory buys (bench/run.py --without-memory).
     "FORGETFUL_MEMORIES": [],
+    # Login throttling (events/services/login_throttle.py): this many failed sign-ins in a row for
+    # one account, or failures from one client address, lock it for LOGIN_LOCKOUT_SECONDS (0: off).
+    "LOGIN_FAILURES_PER_ACCOUNT": 20,
+    "LOGIN_FAILURES_PER_ADDRESS": 100,
+    "LOGIN_LOCKOUT_SECONDS": 900,
+    # The entry of CACHES counting failures; shared by all the site's processes, as the read cache's.
+    "LOGIN_THROTTLE_CACHE_ALIAS": "default",
+    # Proxies in front of the site that append the client's address to X-Forwarded-For (0: none;
+    # REMOTE_ADDR is then the client's address).
+    "TRUSTED_PROXIES": 0,
+    # Seconds the answer to a write sent with an Idempotency-Key is kept for its retries.
+    "IDEMPOTENCY_KEY_SECONDS": 24 * 60 * 60,
 }
 
 

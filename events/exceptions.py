@@ -4,9 +4,16 @@ Each carries a human message (a lazily translated string, read in the language a
 shown) and, where the refusal is about one field, that field's domain name in `field`. The API maps
 them to the contract's codes at its edge (events.api.errors); the admin shows them on its forms.
 """
+from django.db import InterfaceError, OperationalError
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 
 CREATE, UPDATE, DELETE = "create", "update", "delete"
+
+# What a database that is down, unreachable, restarting, past its statement timeout, or ending a
+# transaction in a deadlock raises: a fault to retry, never a refusal of what was asked. Services let
+# these through (the API answers 503 with Retry-After); other database errors refuse the write.
+DATABASE_FAULTS = (OperationalError, InterfaceError)
 
 
 class CalendarError(Exception):
@@ -109,3 +116,17 @@ class DuplicateApplicationName(CalendarError):
     def __init__(self, name):
         super().__init__(name)
         self.name = name
+
+
+class TooManyFailedLogins(CalendarError):
+    """Sign-ins for this account or from this address failed too often: refused for `retry_after` seconds."""
+
+    def __init__(self, retry_after):
+        super().__init__(retry_after)
+        self.retry_after = retry_after
+        minutes = max(1, -(-retry_after // 60))
+        self.message = ngettext_lazy(
+            "Too many failed login attempts. Please try again in %(minutes)d minute.",
+            "Too many failed login attempts. Please try again in %(minutes)d minutes.",
+            "minutes",
+        ) % {"minutes": minutes}

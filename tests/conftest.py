@@ -47,6 +47,15 @@ def forget_memories():
 
 
 @pytest.fixture(autouse=True)
+def empty_cache():
+    """Each test starts with an empty cache: failed sign-ins counted by the login throttle (and
+    anything else kept there) belong to the test that made them."""
+    from django.core.cache import cache
+
+    cache.clear()
+
+
+@pytest.fixture(autouse=True)
 def declared_reads_hold(monkeypatch):
     """Every list statement a test builds reads no table (nor display column) beyond what it
     declares (tests/statement_reads.py); checked after the test, whatever caught the error."""

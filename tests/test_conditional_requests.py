@@ -116,3 +116,14 @@ def test_the_index_etag_moves_on_with_the_clock(api, monkeypatch):
     etag = api.get(API)["ETag"]
     monkeypatch.setattr(timezone, "now", lambda: now + dt.timedelta(seconds=1))
     assert revalidated(api, API, etag).status_code == 200
+
+
+def test_if_match_on_a_record_trashed_since_the_read_is_refused(editor):
+    event = make_event("Concert")
+    url = f"{API}/events/{event.pk}"
+    etag = editor.get(url)["ETag"]
+    assert editor.delete(url).status_code == 200
+    response = editor.patch(url, {"title": "Back"}, format="json", HTTP_IF_MATCH=etag)
+    assert (response.status_code, response.json()["code"]) == (412, "rest_precondition_failed")
+    assert Event.objects.get(pk=event.pk).title_en == "Concert"
+    assert Event.objects.get(pk=event.pk).status == "trash"

@@ -10,10 +10,11 @@ from rest_framework.permissions import SAFE_METHODS
 
 from .. import roles
 from ..conf import events_settings
+from ..exceptions import TooManyFailedLogins
 from ..internals import drf_wrapped_request
 from ..models import ApplicationPassword
-from ..services import credentials
-from .errors import ApiError
+from ..services import credentials, login_throttle
+from .errors import ApiError, from_domain
 
 
 class BasicAuthentication(authentication.BasicAuthentication):
@@ -26,6 +27,17 @@ class BasicAuthentication(authentication.BasicAuthentication):
     """
 
     def authenticate_credentials(self, userid, password, request=None):
+        address = login_throttle.client_address(request.META if request else {})
+        try:
+            return self._signed_in(userid, password, request, address)
+        except ApiError:
+            login_throttle.record_failure(userid, address)
+            raise
+        except TooManyFailedLogins as refusal:
+            # Raised as the API's error here: DRF lets only its own exceptions out of authentication.
+            raise from_domain(refusal, None) from None
+
+    def _signed_in(self, userid, password, request, address):
         if "\x00" in userid:
             # No username holds NUL, and PostgreSQL cannot compare text holding one.
             raise _unknown_username()
@@ -40,20 +52,32 @@ class BasicAuthentication(authentication.BasicAuthentication):
                 if hasattr(match, "user_rights"):
                     # NULL: a user without any right.
                     roles.adopt_rights(match.user, match.user_rights or "")
-                credentials.record_application_password_use(match, request.META.get("REMOTE_ADDR") if request else None)
+                credentials.record_application_password_use(match, address or None)
                 return (match.user, match)
             user = candidates[0].user if candidates else None
         if user is None:
             try:
                 user = user_model._default_manager.get_by_natural_key(userid)
             except user_model.DoesNotExist:
+                # A locked address learns nothing more, not even which usernames exist.
+                login_throttle.refuse_if_locked(userid, address)
                 raise _unknown_username() from None
+        hashed = []
+
+        def before_hashing():
+            # Only a password this process has not verified lately reaches the hasher: check the
+            # throttle there, so remembered sign-ins pay nothing for it.
+            login_throttle.refuse_if_locked(userid, address)
+            hashed.append(True)
+
         if not (
             user.is_active
             and events_settings.BASIC_AUTH_LOGIN_PASSWORDS
-            and credentials.check_login_password(user, password)
+            and credentials.check_login_password(user, password, before_hashing)
         ):
             raise _incorrect_password()
+        if hashed:
+            login_throttle.record_success(userid, address)
         return (user, None)
 
     def authenticate(self, request):

@@ -8,11 +8,17 @@ a term rename, a status change, the date window moving on. Writes honour `If-Mat
 rest_precondition_failed when the record changed since the client read it).
 """
 import hashlib
+import json
+from contextlib import contextmanager
+
+from django.db import transaction
 
 from django.http import HttpResponseNotModified
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.translation import gettext_lazy as _
 
+from ..conf import events_settings
+from ..models import Event, Organizer, Term, Venue
 from . import errors
 from .context import request_copy
 
@@ -67,26 +73,56 @@ def not_modified(headers):
     return HttpResponseNotModified(headers={name: headers[name] for name in NOT_MODIFIED_HEADERS if name in headers})
 
 
-def check_if_match(request, route_path, dispatch):
-    """Before a write with `If-Match`: 412 unless the tag is that of what a GET of the URL shows now.
+@contextmanager
+def if_match_holds(request, route_path, dispatch):
+    """Run a write inside this block: 412 unless its `If-Match` names what a GET of the URL shows now.
 
-    The current answer is produced by the same route as a GET by the same caller would be, so
-    the comparison holds whatever the record embeds. A record the caller cannot read is left to
-    the write's own refusal.
+    The current answer is produced by the same route as a GET by the same caller would be, so the
+    comparison holds whatever the record embeds. The comparison and the write run in one
+    transaction, with the record's row locked from before the comparison to the commit: of
+    concurrent writers sending the same tag, exactly one gets through, and the others compare
+    against what it wrote.
     """
     header = request.META.get("HTTP_IF_MATCH")
     if not header or request.method not in WRITE_METHODS:
+        yield
         return
+    with transaction.atomic():
+        current = _current_answer(request, route_path, dispatch)
+        if current.status_code == 200 and _lock_record(route_path, current):
+            # Read again under the lock: a writer that committed meanwhile is now seen.
+            current = _current_answer(request, route_path, dispatch)
+        # Only a current representation can match (RFC 9110 §13.1.1): a record deleted or trashed
+        # meanwhile fails the condition. A caller who could not sign in is left to that refusal.
+        if current.status_code != 401 and not (current.status_code == 200 and matches(header, etag_of(current))):
+            raise errors.ApiError(
+                "rest_precondition_failed",
+                _("The record has changed since it was read: read it again, then send the change."),
+                412,
+            )
+        yield
+
+
+# The record table of each route family whose records take If-Match writes.
+_RECORD_MODELS = {"events": Event, "venues": Venue, "organizers": Organizer, "categories": Term, "tags": Term}
+
+
+def _current_answer(request, route_path, dispatch):
     probe = request_copy(request)
     probe.method = "GET"
     probe.META = {key: value for key, value in request.META.items() if key not in ("HTTP_IF_MATCH", "CONTENT_TYPE", "CONTENT_LENGTH")}
     probe.META["REQUEST_METHOD"] = "GET"
-    current = dispatch(probe, route_path)
-    if current.status_code != 200:
-        return
-    if not matches(header, etag_of(current)):
-        raise errors.ApiError(
-            "rest_precondition_failed",
-            _("The record has changed since it was read: read it again, then send the change."),
-            412,
-        )
+    return dispatch(probe, route_path)
+
+
+def _lock_record(route_path, current):
+    """Lock the row of the record `current` shows (as writers of it do); whether there was one."""
+    family = route_path.lower().removeprefix(f"/{events_settings.namespace}/").split("/", 1)[0]
+    model = _RECORD_MODELS.get(family)
+    try:
+        record_id = json.loads(current.content)["id"]
+    except (ValueError, KeyError, TypeError):
+        return False
+    if model is None or not isinstance(record_id, int):
+        return False
+    return model.objects.select_for_update().filter(pk=record_id).exists()

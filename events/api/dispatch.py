@@ -20,14 +20,17 @@ from .. import list_versions
 from ..conf import events_settings
 from ..internals import drf_request_as
 from ..queries.params import LANGUAGE_CODES
-from . import conditional, errors, read_cache
+from . import conditional, errors, idempotency, read_cache
 from .context import api_context
 from .parsing import collect_params
 from .renderers import JSONText, WPJSONRenderer
 from .routes import CALENDAR_ROUTES, ROUTES, USER_ROUTES
 
 OVERRIDABLE = {"PUT", "PATCH", "DELETE", "GET", "POST"}
-CORS_ALLOW_HEADERS = "Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type"
+# WordPress's list, and the conditional and idempotent request headers this API adds (docs/api.md).
+CORS_ALLOW_HEADERS = (
+    "Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type, If-Match, If-None-Match, Idempotency-Key"
+)
 
 
 @lru_cache(maxsize=4)
@@ -137,15 +140,20 @@ def _dispatch(request, route_path):
     if endpoint is None:
         raise errors.no_route()
     request.method = method
-    if route.has_path_variable:
-        conditional.check_if_match(request, route_path, _dispatch)
-    context.raw_params = collect_params(request, kwargs)
-    reading = list_versions.state_per_read() if method == "GET" else nullcontext()
-    with reading, translation.override(_requested_language(context.raw_params)):
-        response = route.views[endpoint.action](request, **kwargs)
-        if isinstance(response, Response):
-            # Render inside the language override: lazy strings resolve in the request's language.
-            response.render()
+    return idempotency.once(request, route_path, lambda: _run(request, route_path, route, endpoint, kwargs))
+
+
+def _run(request, route_path, route, endpoint, kwargs):
+    context = api_context(request)
+    if_match = conditional.if_match_holds(request, route_path, _dispatch) if route.has_path_variable else nullcontext()
+    reading = list_versions.state_per_read() if request.method == "GET" else nullcontext()
+    with if_match, reading:
+        context.raw_params = collect_params(request, kwargs)
+        with translation.override(_requested_language(context.raw_params)):
+            response = route.views[endpoint.action](request, **kwargs)
+            if isinstance(response, Response):
+                # Render inside the language override: lazy strings resolve in the request's language.
+                response.render()
     return response
 
 
@@ -188,7 +196,7 @@ def _add_cors_headers(request, response):
         response["Access-Control-Allow-Methods"] = "OPTIONS, GET, POST, PUT, PATCH, DELETE"
         if origin in events_settings.CORS_CREDENTIALS_ORIGINS:
             response["Access-Control-Allow-Credentials"] = "true"
-        response["Access-Control-Expose-Headers"] = "X-WP-Total, X-WP-TotalPages, Link"
+        response["Access-Control-Expose-Headers"] = "X-WP-Total, X-WP-TotalPages, Link, ETag, Retry-After"
         response["Access-Control-Allow-Headers"] = CORS_ALLOW_HEADERS
         patch_vary_headers(response, ("Origin",))
 

@@ -5,7 +5,6 @@ Domain refusals (events.exceptions) become ApiErrors here, in from_domain(), at 
 import logging
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
-from django.db import InterfaceError, OperationalError
 from django.http import Http404
 from django.utils.translation import gettext_lazy as _
 from rest_framework import exceptions as drf_exceptions
@@ -14,8 +13,7 @@ from rest_framework.response import Response
 from .. import exceptions
 
 logger = logging.getLogger("events.api")
-# What a database that is down, unreachable, restarting or past its statement timeout raises.
-DATABASE_FAILURES = (OperationalError, InterfaceError)
+DATABASE_FAILURES = exceptions.DATABASE_FAULTS
 
 
 class ApiError(Exception):
@@ -135,6 +133,9 @@ def from_domain(error, user):
     if isinstance(error, exceptions.CouldNotWrite):
         code, status = WRITE_FAILURES[error.kind, error.action]
         return ApiError(code, error.message, status)
+    if isinstance(error, exceptions.TooManyFailedLogins):
+        # The code login-limiting plugins give WordPress; the status and header say when to come back.
+        return ApiError("too_many_retries", error.message, 429, headers={"Retry-After": str(error.retry_after)})
     code, status = DOMAIN_CODES[type(error)]
     return ApiError(code, error.message, status)
 

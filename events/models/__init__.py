@@ -8,6 +8,7 @@ from .venue import Venue
 from .organizer import Organizer
 from .event import Event, EventOrganizer
 from .rendering import RenderedRecord
+from .idempotency import IdempotentRequest
 from .change import ChangeAction, ChangeEntry, ChangeKind
 from .webhook import DeliveryStatus, WebhookDelivery, WebhookSubscription
 
@@ -21,6 +22,7 @@ __all__ = [
     "DeliveryStatus",
     "Event",
     "EventOrganizer",
+    "IdempotentRequest",
     "Organizer",
     "PostIdentity",
     "PostKind",

@@ -110,9 +110,10 @@ def record_application_password_use(record, ip_address, now=None):
 # --- login passwords ----------------------------------------------------------------------------
 
 
-def check_login_password(user, password):
+def check_login_password(user, password, before_hashing=None):
     """Whether `password` is `user`'s login password; the slow hasher runs only when this process
-    has not verified it within LOGIN_PASSWORD_MEMORY_SECONDS.
+    has not verified it within LOGIN_PASSWORD_MEMORY_SECONDS, after `before_hashing()` (which may
+    refuse by raising: the login throttle).
 
     A verified password is remembered under the user, valid for a digest of the user, their stored
     password hash and the password: only the same password against the same stored hash is
@@ -127,6 +128,8 @@ def check_login_password(user, password):
         trusted_until = _login_passwords.recall(user.pk, _login_digest(user, password))
         if trusted_until is not None and trusted_until > time.monotonic():
             return True
+    if before_hashing is not None:
+        before_hashing()
     if not user.check_password(password):
         return False
     if lifetime > 0:

@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from .. import changes, dates
 from ..cost import CostInput
-from ..exceptions import CREATE, DELETE, CouldNotWrite, InvalidValue
+from ..exceptions import CREATE, DATABASE_FAULTS, DELETE, CouldNotWrite, InvalidValue
 from ..models import Event, EventOrganizer, Organizer, PostStatus, Taxonomy, Venue
 from ..numbers import is_ascii_digits
 from . import linked, posts
@@ -60,6 +60,8 @@ def trash_event(event):
             posts.move_to_trash(event)
             event.save()
             changes.finished()
+    except DATABASE_FAULTS:
+        raise
     except DatabaseError as error:
         raise CouldNotWrite("event", DELETE) from error
     return event

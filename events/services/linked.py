@@ -10,7 +10,7 @@ from modeltranslation.utils import build_localized_fieldname
 
 from .. import changes, roles
 from ..conf import events_settings
-from ..exceptions import CREATE, DELETE, UPDATE, CouldNotWrite, InvalidValue
+from ..exceptions import CREATE, DATABASE_FAULTS, DELETE, UPDATE, CouldNotWrite, InvalidValue
 from ..models import Event, EventOrganizer, Organizer, PostKind, PostStatus, Venue
 from ..text import sanitize_text_field
 from . import posts
@@ -105,7 +105,7 @@ def _save(spec, fields, user, instance, imported):
         # Files of an image imported by a write that did not happen would be orphans.
         for attachment in imported_here:
             delete_files(attachment)
-        if isinstance(error, DatabaseError):
+        if isinstance(error, DatabaseError) and not isinstance(error, DATABASE_FAULTS):
             raise CouldNotWrite(spec.model._meta.model_name, action) from error
         raise
     if imported is not None:
@@ -237,6 +237,8 @@ def _trash(spec, record):
             record.save()
             _unlink(spec, record)
             changes.finished()
+    except DATABASE_FAULTS:
+        raise
     except DatabaseError as error:
         raise CouldNotWrite(spec.model._meta.model_name, DELETE) from error
     return record

@@ -144,8 +144,10 @@ def mark_stale(kind, ids, using=DEFAULT_DB_ALIAS):
     _delete_rows(kind, ids, using)
     _pending_for(using).setdefault(kind, set()).update(ids)
     # Once per mark, not once per transaction: a rolled-back transaction's callbacks are dropped,
-    # and flushing what is pending is a no-op when a service already did.
-    transaction.on_commit(lambda: flush(using), using=using)
+    # and flushing what is pending is a no-op when a service already did. Robust: the write has
+    # committed, so a failure here must not report it failed; the rows it would store are missing,
+    # and the next read of them renders and stores them.
+    transaction.on_commit(lambda: flush(using), using=using, robust=True)
 
 
 def flush(using=DEFAULT_DB_ALIAS):

@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('events', '0008_rendered_record_version'),
+        ('events', '0009_idempotent_requests'),
     ]
 
     operations = [

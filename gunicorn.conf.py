@@ -1,0 +1,29 @@
+"""gunicorn's settings for serving the site in production (docs/deployment.md).
+
+gunicorn reads this file from its working directory: `gunicorn calendar_site.wsgi`. The environment
+chooses the address and the sizes; the rest is what the calendar needs.
+"""
+import os
+
+bind = os.environ.get("GUNICORN_BIND", "127.0.0.1:8000")
+# Threads share a process's memories (docs/architecture-memories.md) and wait on the database
+# without holding the CPU; one process per core uses the cores.
+worker_class = "gthread"
+workers = int(os.environ.get("WEB_CONCURRENCY", os.cpu_count() or 2))
+threads = int(os.environ.get("GUNICORN_THREADS", "4"))
+
+# An idle keep-alive connection stays open longer than any client or load balancer keeps one to
+# reuse it. gunicorn's default (2 s) is shorter than Node's fetch (4 s) and most balancers (60 s):
+# a client then sends its next request on a socket the server has just closed, and fails without
+# the server ever seeing the request. Behind a balancer, keep this above the balancer's idle timeout.
+keepalive = int(os.environ.get("GUNICORN_KEEPALIVE", "75"))
+
+# A request the database does not answer is ended by its statement timeout (DATABASE_STATEMENT_TIMEOUT,
+# 30 s) with a 503; this only ends a worker that stopped answering its arbiter altogether.
+timeout = int(os.environ.get("GUNICORN_TIMEOUT", "60"))
+graceful_timeout = 30
+
+# Behind a proxy on another host, name it so that X-Forwarded-Proto and X-Forwarded-For are believed.
+forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
+# "-" writes the access log to standard output; an empty value turns it off.
+accesslog = os.environ.get("GUNICORN_ACCESS_LOG", "-") or None
