@@ -60,6 +60,8 @@ DEFAULTS = {
     "TRUSTED_PROXIES": 0,
     # Seconds the answer to a write sent with an Idempotency-Key is kept for its retries.
     "IDEMPOTENCY_KEY_SECONDS": 24 * 60 * 60,
+    # Seconds an API request may work before its next database statement ends it with a 503 (0: no limit).
+    "REQUEST_SECONDS": 20,
 }
 
 

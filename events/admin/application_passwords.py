@@ -3,7 +3,7 @@ from django import forms
 from django.contrib import admin
 from django.core.exceptions import PermissionDenied
 from django.template.response import TemplateResponse
-from django.urls import reverse
+from django.urls import path, reverse
 from django.utils.cache import patch_cache_control
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
@@ -12,6 +12,7 @@ from .. import roles
 from ..exceptions import DuplicateApplicationName
 from ..models import ApplicationPassword
 from ..services import credentials
+from .authorize import authorize_application
 
 
 class ApplicationPasswordForm(forms.ModelForm):
@@ -130,6 +131,11 @@ class ApplicationPasswordAdmin(admin.ModelAdmin):
         # Nothing may keep the page: it holds a credential.
         patch_cache_control(response, no_store=True)
         return response
+
+    def get_urls(self):
+        """WordPress's authorize-application page, beside the list (events/admin/authorize.py)."""
+        page = path("authorize/", lambda request: authorize_application(request, self.admin_site), name="events_authorize_application")
+        return [page, *super().get_urls()]
 
     def get_actions(self, request):
         actions = super().get_actions(request)

@@ -20,7 +20,7 @@ from .. import list_versions
 from ..conf import events_settings
 from ..internals import drf_request_as
 from ..queries.params import LANGUAGE_CODES
-from . import conditional, errors, idempotency, read_cache
+from . import conditional, deadline, errors, idempotency, read_cache
 from .context import api_context
 from .parsing import collect_params
 from .renderers import JSONText, WPJSONRenderer
@@ -83,7 +83,8 @@ def rest_dispatch(request, path=""):
     response = read_cache.fetch(request) if cacheable else None
     if response is None:
         api_context(request).rest_root = request.build_absolute_uri(request.path[: len(request.path) - len(path)])
-        response = _answered(request, "/" + path.strip("/"), original_method)
+        with deadline.budget():
+            response = _answered(request, "/" + path.strip("/"), original_method)
         if cacheable:
             read_cache.store(request, response)
     if original_method in ("GET", "HEAD"):

@@ -11,6 +11,7 @@ from rest_framework import exceptions as drf_exceptions
 from rest_framework.response import Response
 
 from .. import exceptions
+from .deadline import RequestTimedOut
 
 logger = logging.getLogger("events.api")
 DATABASE_FAILURES = exceptions.DATABASE_FAULTS
@@ -171,6 +172,11 @@ def database_failure(request, error):
         getattr(request, "get_full_path", lambda: "?")(),
         error,
     )
+    if isinstance(error, RequestTimedOut):
+        return unavailable(
+            "rest_request_timeout",
+            _("The request took too long and was stopped; nothing was written. Try again shortly."),
+        )
     return database_unavailable()
 
 
