@@ -58,6 +58,8 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "rest_framework",
     "rest_framework.authtoken",
+    # The task engine's database backend: webhook deliveries run in its workers (`db_worker`).
+    "django_tasks_db",
     # The admin's drag-and-drop ordering of an event's organizers (its scripts and templates).
     "adminsortable2",
     # The admin's rich-text editor of descriptions and excerpts (its scripts, served locally).
@@ -124,6 +126,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         DATABASES["default"]["OPTIONS"].update({"server_side_binding": True, "prepare_threshold": 2})
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# Webhook deliveries are tasks kept in the database and run by `manage.py db_worker` (docs/changes.md).
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
 ]
@@ -169,6 +174,9 @@ EVENTS = {
     ],
     # Anonymous API reads served from the cache for this long (0: off); needs REDIS_URL with >1 process.
     "READ_CACHE_SECONDS": int(os.environ.get("EVENTS_READ_CACHE_SECONDS", "0")),
+    # The site's address, which webhook payloads' records link to (docs/changes.md).
+    "SITE_URL": os.environ.get("EVENTS_SITE_URL", "http://localhost:8000"),
+    "CHANGES_RETENTION_DAYS": int(os.environ.get("EVENTS_CHANGES_RETENTION_DAYS", "30")),
     # Proxies in front of the site that append the client's address to X-Forwarded-For: the login
     # throttle then counts failures per client, not per proxy.
     "TRUSTED_PROXIES": int(os.environ.get("EVENTS_TRUSTED_PROXIES", "0")),

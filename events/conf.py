@@ -39,6 +39,12 @@ DEFAULTS = {
     "READ_CACHE_SECONDS": 0,
     # The entry of CACHES holding those reads; it must be shared by all the site's processes.
     "READ_CACHE_ALIAS": "default",
+    # Days the change log keeps its entries: a changes-feed cursor older than that is refused
+    # (410 changes_cursor_expired) and `events_deliver` removes older entries.
+    "CHANGES_RETENTION_DAYS": 30,
+    # The site's address ("https://calendar.example.org"), which the records in webhook payloads
+    # link to: a worker has no request to read it from.
+    "SITE_URL": "http://localhost",
     # Names of the process memories (events.memory) that always miss, or "all": read once, as each
     # memory is made at start-up, to measure what a memory buys (bench/run.py --without-memory).
     "FORGETFUL_MEMORIES": [],

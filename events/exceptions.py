@@ -101,6 +101,12 @@ class CouldNotWrite(CalendarError):
         self.message = self.MESSAGES[kind, action]
 
 
+class CursorExpired(CalendarError):
+    """A changes-feed cursor older than the change log keeps: entries after it may be gone."""
+
+    message = _("This cursor is older than the change log keeps. Read the calendar again, then follow the changes from a new cursor.")
+
+
 class DuplicateApplicationName(CalendarError):
     """The user already has an application password of this name."""
 

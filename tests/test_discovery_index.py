@@ -276,7 +276,7 @@ def test_update_endpoints_list_the_create_args_as_optional(api, resource):
 def test_root_index_lists_every_route_served_as_wordpress_does(api):
     root = api.get("/wp-json/").json()
     namespace = api.get(API).json()
-    assert root["namespaces"] == [events_settings.namespace, "wp/v2"]
+    assert root["namespaces"] == [events_settings.namespace, "events-calendar/v1", "wp/v2"]
     # Every route of the namespace index, with the same entry.
     for path, entry in namespace["routes"].items():
         assert root["routes"][path] == entry

@@ -5,7 +5,7 @@ from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from .. import roles
+from .. import changes, roles
 from ..models import PostKind, PostStatus
 from ..services.events import duplicate_event, restore_event, trash_event
 from ..services.linked import restore_organizer, restore_venue, trash_organizer, trash_venue
@@ -27,23 +27,26 @@ def write_editable(request, records, write):
 
 @admin.action(description=_("Move selected records to the trash"), permissions=["trash"])
 def move_to_trash(modeladmin, request, queryset):
-    # The API's trash: a venue or organizer also leaves the events that named it.
-    moved = write_editable(request, queryset.exclude(status=PostStatus.TRASH),
-                           lambda record: TRASH[record.KIND](record))
+    with changes.batch():
+        # The API's trash: a venue or organizer also leaves the events that named it.
+        moved = write_editable(request, queryset.exclude(status=PostStatus.TRASH),
+                               lambda record: TRASH[record.KIND](record))
     modeladmin.message_user(request, ngettext("%d record moved to the trash.", "%d records moved to the trash.", moved) % moved)
 
 
 @admin.action(description=_("Restore selected records from the trash"), permissions=["trash"])
 def restore_from_trash(modeladmin, request, queryset):
-    # The API's restore: the old slug made unique again under the same lock.
-    restored = write_editable(request, queryset.filter(status=PostStatus.TRASH),
-                              lambda record: RESTORE[record.KIND](record, request.user))
+    with changes.batch():
+        # The API's restore: the old slug made unique again under the same lock.
+        restored = write_editable(request, queryset.filter(status=PostStatus.TRASH),
+                                  lambda record: RESTORE[record.KIND](record, request.user))
     modeladmin.message_user(request, ngettext("%d record restored.", "%d records restored.", restored) % restored)
 
 
 @admin.action(description=_("Duplicate selected events as drafts"), permissions=["add"])
 def duplicate_as_draft(modeladmin, request, queryset):
-    copies = [duplicate_event(event, request.user) for event in queryset if roles.can_read(request.user, event)]
+    with changes.batch():
+        copies = [duplicate_event(event, request.user) for event in queryset if roles.can_read(request.user, event)]
     modeladmin.message_user(
         request,
         ngettext("%d event copied as a draft.", "%d events copied as drafts.", len(copies)) % len(copies),

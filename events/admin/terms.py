@@ -3,11 +3,10 @@ import html
 
 from django import forms
 from django.contrib import admin
-from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 from modeltranslation.admin import TranslationAdmin
 
-from .. import roles
+from .. import changes, roles
 from ..models import Category, Event, Tag, Taxonomy, Term
 from ..services import terms as term_service
 from ..text import sanitize_title
@@ -88,7 +87,7 @@ class TermAdminBase(ServiceWrites, TranslationTabs, TranslationAdmin):
         term_service.delete_term(obj)
 
     def delete_queryset(self, request, queryset):
-        with transaction.atomic():
+        with changes.batch():
             for term in queryset:
                 term_service.delete_term(term)
 

@@ -7,6 +7,7 @@ from django.utils import translation
 
 from django.utils.translation import gettext_lazy as _
 
+from .calendar_doc import calendar_route_rows
 from .links import rest_root, reversed_rest_root, set_rest_root
 from .openapi import build_document, openapi_path
 from .routes import USER_ROUTES
@@ -121,6 +122,7 @@ def api_browser(request):
         "operations": list(_operations(document)),
         "schemas": _schemas(document),
         "credential_routes": _credential_routes(rest_root(request)),
+        "calendar_routes": calendar_route_rows(request),
         # The CSRF token, sent as X-WP-Nonce by the page's requests (an anonymous visitor's is unused).
         "nonce": get_token(request),
         "languages": _language_links(request),

@@ -24,7 +24,7 @@ from . import conditional, deadline, errors, idempotency, read_cache
 from .context import api_context
 from .parsing import collect_params
 from .renderers import JSONText, WPJSONRenderer
-from .routes import ROUTES, USER_ROUTES
+from .routes import CALENDAR_ROUTES, ROUTES, USER_ROUTES
 
 OVERRIDABLE = {"PUT", "PATCH", "DELETE", "GET", "POST"}
 # WordPress's list, and the conditional and idempotent request headers this API adds (docs/api.md).
@@ -40,7 +40,7 @@ def compiled_routes(namespace):
     # `namespace` (the calendar's, a setting) is the cache key; each route knows its own namespace.
     return [
         (re.compile(rf"^/{re.escape(route.namespace)}{route.pattern}$", re.IGNORECASE), route)
-        for route in (*ROUTES, *USER_ROUTES)
+        for route in (*ROUTES, *USER_ROUTES, *CALENDAR_ROUTES)
     ]
 
 

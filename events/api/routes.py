@@ -107,6 +107,23 @@ ROUTES = (
 )
 
 
+# The calendar's own namespace, beside the v1 one: what the plugin has no route for (the change
+# log's feed, webhooks). Never inside the v1 namespace, whose routes stay the plugin's.
+CALENDAR_NAMESPACE = "events-calendar/v1"
+
+CALENDAR_ROUTES = (
+    Route("/doc", f"{VIEWS}.changes.CalendarDocViewSet", (Endpoint(("GET",), "doc"),), CALENDAR_NAMESPACE),
+    Route("/changes", f"{VIEWS}.changes.ChangesViewSet", (Endpoint(("GET",), "list"),), CALENDAR_NAMESPACE),
+    Route("/webhooks", f"{VIEWS}.webhooks.WebhookViewSet", (Endpoint(("GET",), "list"), Endpoint(("POST",), "create")),
+          CALENDAR_NAMESPACE),
+    Route(f"/webhooks/{ID}", f"{VIEWS}.webhooks.WebhookViewSet", (
+        Endpoint(("GET",), "retrieve"), Endpoint(UPDATE_METHODS, "update"), Endpoint(("DELETE",), "destroy"),
+    ), CALENDAR_NAMESPACE),
+    Route(f"/webhooks/{ID}/deliveries", f"{VIEWS}.webhooks.WebhookViewSet", (Endpoint(("GET",), "deliveries"),),
+          CALENDAR_NAMESPACE),
+)
+
+
 # WordPress core's application-password routes (WP_REST_Application_Passwords_Controller), which
 # clients written for WordPress call to make, list, check and revoke their credentials.
 WP_NAMESPACE = "wp/v2"

@@ -10,11 +10,17 @@ from .event import Event, EventOrganizer
 from .rendering import RenderedRecord
 from .idempotency import IdempotentRequest
 from .series import Series
+from .change import ChangeAction, ChangeEntry, ChangeKind
+from .webhook import DeliveryStatus, WebhookDelivery, WebhookSubscription
 
 __all__ = [
     "ApplicationPassword",
     "Attachment",
     "Category",
+    "ChangeAction",
+    "ChangeEntry",
+    "ChangeKind",
+    "DeliveryStatus",
     "Event",
     "EventOrganizer",
     "IdempotentRequest",
@@ -28,4 +34,6 @@ __all__ = [
     "Taxonomy",
     "Term",
     "Venue",
+    "WebhookDelivery",
+    "WebhookSubscription",
 ]

@@ -61,6 +61,15 @@ class Post(SharedIdModel):
     def __str__(self):
         return self.title or f"#{self.pk}"
 
+    @classmethod
+    def from_db(cls, db, field_names, values):
+        record = super().from_db(db, field_names, values)
+        # The stored status, so that the change log tells a trash or a restore from another update
+        # without reading the row again (events.changelog).
+        if "status" in field_names:
+            record.status_as_loaded = record.status
+        return record
+
     @property
     def author_id_string(self):
         """The API sends the author's ID as a string, "0" when there is none."""

@@ -82,6 +82,21 @@ class Term(models.Model):
     def parent_id_or_zero(self):
         return self.parent_id or 0
 
+    @classmethod
+    def descendant_ids(cls, ids, using="default"):
+        """IDs of the categories below these terms: a category's record URL holds its ancestors'
+        slugs, so a change of one changes its descendants' records."""
+        children = {}
+        for pk, parent_id in cls.objects.using(using).exclude(parent_id=None).values_list("pk", "parent_id"):
+            children.setdefault(parent_id, []).append(pk)
+        descendants, waiting = set(), list(ids)
+        while waiting:
+            for child in children.get(waiting.pop(), ()):
+                if child not in descendants:
+                    descendants.add(child)
+                    waiting.append(child)
+        return descendants
+
     def ancestors(self):
         """Parents from the root down (for `/events/category/{ancestors/}{slug}/` URLs)."""
         chain, seen, node = [], {self.pk}, self.parent

@@ -1,9 +1,7 @@
 """Image attachments: generated sizes, lookup by ID or URL, and guarded import from a remote URL."""
 import http.client
-import ipaddress
 import math
 import posixpath
-import socket
 import time
 import urllib.error
 import urllib.parse
@@ -24,6 +22,8 @@ from events.conf import events_settings
 from events.models import Attachment
 from events.numbers import is_ascii_digits
 
+from .outbound import UNRESOLVED, DestinationRefused, guarded_opener
+
 # WordPress's default image sizes: (name, max width, max height, crop); 0 means unbounded.
 IMAGE_SIZES = (
     ("thumbnail", 150, 150, True),
@@ -42,6 +42,7 @@ ACCEPTED_CONTENT_TYPES = set(MIME_TYPES.values()) | {"image/jpg", "application/o
 # WordPress's default JPEG quality for generated sizes.
 JPEG_QUALITY = 82
 CHUNK_BYTES = 64 * 1024
+
 MAX_REDIRECTS = 5
 
 
@@ -218,66 +219,6 @@ def find_attachment(value, request=None):
 
 # Import ----------------------------------------------------------------------------------------
 
-def _forbidden_address(address):
-    ip = ipaddress.ip_address(address.split("%", 1)[0])
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
-    return (
-        ip.is_loopback or ip.is_private or ip.is_link_local or ip.is_reserved
-        or ip.is_multicast or ip.is_unspecified or not ip.is_global
-    )
-
-
-def _allowed_hosts():
-    return {str(host).strip().lower().rstrip(".") for host in events_settings.IMAGE_IMPORT_ALLOWED_HOSTS if host}
-
-
-def _guarded_create_connection(address, timeout=socket._GLOBAL_DEFAULT_TIMEOUT, source_address=None, *args, **kwargs):
-    """socket.create_connection() that only connects to the public addresses it has just checked.
-
-    Checking at connect time (not before the request) also covers redirects and DNS answers that
-    change between two look-ups.
-    """
-    host, port = address
-    if host.lower().rstrip(".") in _allowed_hosts():
-        return socket.create_connection(address, timeout, source_address)
-    try:
-        answers = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
-    except (socket.gaierror, UnicodeError) as error:
-        raise ImageImportError(_("The image host could not be resolved.")) from error
-    if not answers or any(_forbidden_address(answer[4][0]) for answer in answers):
-        raise ImageImportError(_("Images cannot be imported from a private or reserved network address."))
-    last_error = None
-    for *_kind, sockaddr in answers:
-        try:
-            # The checked address itself (an IP literal), so nothing is looked up again.
-            return socket.create_connection((sockaddr[0], port), timeout, source_address)
-        except OSError as error:
-            last_error = error
-    raise last_error
-
-
-def _guarded(connection_class):
-    """Connections of `connection_class` that open their sockets through _guarded_create_connection."""
-
-    def connection(*args, **kwargs):
-        made = connection_class(*args, **kwargs)
-        made._create_connection = _guarded_create_connection
-        return made
-
-    return connection
-
-
-class _GuardedHTTPHandler(urllib.request.HTTPHandler):
-    def http_open(self, req):
-        return self.do_open(_guarded(http.client.HTTPConnection), req)
-
-
-class _GuardedHTTPSHandler(urllib.request.HTTPSHandler):
-    def https_open(self, req):
-        return self.do_open(_guarded(http.client.HTTPSConnection), req, context=self._context)
-
-
 class _LimitedRedirectHandler(urllib.request.HTTPRedirectHandler):
     max_redirections = MAX_REDIRECTS
 
@@ -287,16 +228,15 @@ class _LimitedRedirectHandler(urllib.request.HTTPRedirectHandler):
         return super().redirect_request(req, fp, code, msg, headers, newurl)
 
 
+def _refused(cause):
+    """What a host the guard refused reads as (the guard is shared: services/outbound.py)."""
+    if cause == UNRESOLVED:
+        return _("The image host could not be resolved.")
+    return _("Images cannot be imported from a private or reserved network address.")
+
+
 def _opener():
-    # Built by hand rather than with build_opener(): no proxy from the environment (the address
-    # check must see the real destination) and no file:, ftp: or data: handlers.
-    opener = urllib.request.OpenerDirector()
-    for handler in (
-        _GuardedHTTPHandler(), _GuardedHTTPSHandler(), _LimitedRedirectHandler(),
-        urllib.request.HTTPDefaultErrorHandler(), urllib.request.HTTPErrorProcessor(),
-    ):
-        opener.add_handler(handler)
-    return opener
+    return guarded_opener(_LimitedRedirectHandler())
 
 
 def _check_headers(headers, max_bytes):
@@ -381,12 +321,18 @@ def import_image_from_url(url, user):
     try:
         content = _download(urllib.parse.urlunsplit(parts), events_settings.IMAGE_IMPORT_TIMEOUT,
                             events_settings.IMAGE_IMPORT_MAX_BYTES)
+    except ImageImportError:
+        raise
+    except DestinationRefused as refusal:
+        raise ImageImportError(_refused(refusal.cause)) from refusal
     except urllib.error.HTTPError as error:
         raise ImageImportError(_("The image URL answered with an error.")) from error
     except (urllib.error.URLError, http.client.HTTPException, OSError, ValueError) as error:
         inner = getattr(error, "reason", None)
         if isinstance(inner, ImageImportError):
             raise inner from error
+        if isinstance(inner, DestinationRefused):
+            raise ImageImportError(_refused(inner.cause)) from error
         raise ImageImportError(_("The image could not be downloaded.")) from error
     image_format = _verified_format(content)
     name = _file_name(parts, image_format)

@@ -12,6 +12,11 @@ def lock_until_commit(*key):
     """
     if connection.vendor != "postgresql":
         return
-    digest = hashlib.blake2b(":".join(str(part) for part in key).encode(), digest_size=8).digest()
     with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_advisory_xact_lock(%s)", [int.from_bytes(digest, "big", signed=True)])
+        cursor.execute("SELECT pg_advisory_xact_lock(%s)", [advisory_key(*key)])
+
+
+def advisory_key(*key):
+    """The PostgreSQL advisory lock number of `key` (parts joined by colons)."""
+    digest = hashlib.blake2b(":".join(str(part) for part in key).encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big", signed=True)

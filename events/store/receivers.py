@@ -22,17 +22,7 @@ def _saved(sender, instance, using, **kwargs):
 
 
 def _mark_term_descendants(ids, using):
-    """A category's record URL holds its ancestors' slugs: a change of one changes its descendants'."""
-    children = {}
-    for pk, parent_id in Term.objects.using(using).exclude(parent_id=None).values_list("pk", "parent_id"):
-        children.setdefault(parent_id, []).append(pk)
-    descendants, waiting = set(), list(ids)
-    while waiting:
-        for child in children.get(waiting.pop(), ()):
-            if child not in descendants:
-                descendants.add(child)
-                waiting.append(child)
-    mark_stale(TERM, descendants, using)
+    mark_stale(TERM, Term.descendant_ids(ids, using), using)
 
 
 def _mark_image_holders(image_id, using):

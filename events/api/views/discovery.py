@@ -9,7 +9,7 @@ from .. import errors
 from ..links import rest_root
 from ..openapi import build_document, params_fields
 from ..params import Params, RawParam
-from ..routes import ROUTES, USER_ROUTES
+from ..routes import CALENDAR_ROUTES, ROUTES, USER_ROUTES
 from .base import WPViewSet
 
 
@@ -52,7 +52,7 @@ def route_entry(request, route):
 
 def root_index(request):
     """`GET {root}`: WordPress's root index: the site, its namespaces, how to authenticate, every route."""
-    served = (*ROUTES, *USER_ROUTES)
+    served = (*ROUTES, *CALENDAR_ROUTES, *USER_ROUTES)
     routes = {
         "/": {
             "namespace": "",

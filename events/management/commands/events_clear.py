@@ -2,6 +2,7 @@
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
+from events import changes
 from events.models import Attachment, Event, EventOrganizer, Organizer, PostIdentity, Term, Venue
 from events.services.images import delete_files
 from events.services.terms import deferred_term_counts
@@ -24,6 +25,8 @@ def clear_calendar():
         for label, model in (("events", Event), ("venues", Venue), ("organizers", Organizer),
                              ("categories and tags", Term), ("images", Attachment), ("record IDs", PostIdentity)):
             counts[label] = model.objects.all().delete()[0]
+        # Logs the deletions in this transaction (the store needs nothing left to render).
+        changes.finished()
         transaction.on_commit(lambda: [delete_files(attachment) for attachment in attachments])
     return counts
 

@@ -1,0 +1,124 @@
+"""The OpenAPI document of the calendar's own namespace (`events-calendar/v1/doc`) and its rows on /api-docs/.
+
+The v1 document stays the plugin's; this one describes only what the plugin has no route for.
+"""
+from django.utils.translation import gettext_lazy as _
+
+from .links import rest_root
+from .openapi import OPENAPI_VERSION, _resolve, error_schema, openapi_path
+from .routes import CALENDAR_NAMESPACE, CALENDAR_ROUTES, ID
+
+TITLE = "Events Calendar: change notifications"
+
+DESCRIPTIONS = {
+    ("/changes", "list"): _(
+        "The changes after the cursor `since` (from the oldest kept entry without it), in the order they "
+        "were committed: each with its position, kind, record ID, action, time and the record as the v1 "
+        "API shows it to you (none for a deletion). Keep `next` and send it as `since` next time; an "
+        "expired cursor answers 410 changes_cursor_expired."
+    ),
+    ("/webhooks", "list"): _("The webhooks (administrators only)."),
+    ("/webhooks", "create"): _(
+        "Subscribe `url` to the changes of `kinds` with `actions` (all when not given); the answer holds the "
+        "`secret` (whsec_...) that signs each delivery as the Standard Webhooks specification says."
+    ),
+    (f"/webhooks/{ID}", "retrieve"): _("One webhook."),
+    (f"/webhooks/{ID}", "update"): _("Change `url`, `kinds`, `actions` or `active` (on again resumes a disabled webhook)."),
+    (f"/webhooks/{ID}", "destroy"): _("Delete the webhook and its delivery log."),
+    (f"/webhooks/{ID}/deliveries", "deliveries"): _(
+        "Its latest deliveries: webhook-id, change, status, attempts, the receiver's last HTTP status, times."
+    ),
+}
+
+CHANGE_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "position": {"type": "integer", "description": _("Position in the change log; positions only grow.")},
+        "kind": {"type": "string", "enum": ["event", "venue", "organizer", "category", "tag"]},
+        "id": {"type": "integer", "description": _("The record's ID.")},
+        "action": {"type": "string", "enum": ["created", "updated", "trashed", "restored", "deleted"]},
+        "time": {"type": "string", "format": "date-time", "description": _("When the change was committed (UTC).")},
+        "record": {
+            "type": "object", "nullable": True,
+            "description": _("The record as the v1 API shows it to you now; null for a deletion or a record no longer yours to read."),
+        },
+    },
+}
+
+RESPONSES = {
+    ("/changes", "list"): {
+        "200": {
+            "description": _("A page of changes and the cursor to continue from."),
+            "content": {"application/json": {"schema": {
+                "type": "object",
+                "properties": {"changes": {"type": "array", "items": CHANGE_SCHEMA}, "next": {"type": "string"}},
+            }}},
+        },
+        "400": _("since is not a cursor of this feed."),
+        "410": _("The cursor is older than the change log keeps: read the calendar again."),
+    },
+}
+WEBHOOK_ANSWERS = {
+    "200": {"description": _("The webhook, or the list asked for.")},
+    "400": _("A parameter is invalid: a URL that is not http(s) or points to a private address, an unknown kind or action."),
+    "401": _("Not signed in."),
+    "403": _("Only administrators manage webhooks."),
+    "404": _("There is no webhook with this ID."),
+}
+
+
+def _responses(route, action):
+    answers = {}
+    for status, answer in RESPONSES.get((route.pattern, action), WEBHOOK_ANSWERS).items():
+        if isinstance(answer, dict):
+            answers[status] = answer
+        else:
+            answers[status] = {"description": answer, "content": {"application/json": {"schema": error_schema()}}}
+    return answers
+
+
+def _parameters(route, action):
+    params_class = route.viewset.params_classes.get(action)
+    parameters = []
+    for name, field in (params_class().fields.items() if params_class else ()):
+        parameters.append({
+            "name": name, "in": "query", "description": field.help_text or "", "required": bool(field.required),
+            "schema": {"type": getattr(field, "wp_type", None) or "string"},
+        })
+    return parameters
+
+
+def build_calendar_document(request):
+    paths = {}
+    for route in CALENDAR_ROUTES:
+        item = {}
+        for endpoint in route.endpoints:
+            if (route.pattern, endpoint.action) not in DESCRIPTIONS:
+                continue
+            for method in endpoint.methods:
+                item[method.lower()] = {
+                    "summary": DESCRIPTIONS[route.pattern, endpoint.action],
+                    "parameters": _parameters(route, endpoint.action),
+                    "responses": _responses(route, endpoint.action),
+                }
+        if item:
+            paths[openapi_path(route)] = item
+    return _resolve({
+        "openapi": OPENAPI_VERSION,
+        "info": {"version": "1.0.0", "title": TITLE,
+                 "description": _("Follow every change of the calendar: a feed read with a cursor, and signed webhooks.")},
+        "servers": [{"url": f"{rest_root(request)}{CALENDAR_NAMESPACE}/"}],
+        "paths": paths,
+    })
+
+
+def calendar_route_rows(request):
+    """The routes of the calendar's namespace as /api-docs/ lists them: method, path, description."""
+    root = rest_root(request)
+    return [
+        {"method": "/".join(endpoint.methods), "path": f"{root}{route.namespace}{openapi_path(route)}",
+         "description": str(DESCRIPTIONS[route.pattern, endpoint.action])}
+        for route in CALENDAR_ROUTES
+        for endpoint in route.endpoints
+        if (route.pattern, endpoint.action) in DESCRIPTIONS
+    ]

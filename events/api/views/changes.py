@@ -1,0 +1,156 @@
+"""`GET events-calendar/v1/changes`: the change log as a feed a client follows with a cursor.
+
+Each entry carries the record as the v1 API shows it to this caller now, joined from the
+rendering store as the lists join theirs; a deletion carries none (a tombstone). An entry about a
+record the caller may not read (a draft, a private record, another author's pending one) is left
+out, unless it moved the record to the trash or deleted it: then it says so, with no record.
+"""
+import json
+
+from django.utils import translation
+from django.utils.translation import gettext_lazy as _
+from rest_framework.response import Response
+
+from ... import roles, store
+from ...changelog.feed import Cursor, entries_after
+from ...json_text import to_json
+from ...models import ChangeAction, ChangeKind, Event, Organizer, PostStatus, Taxonomy, Term, Venue
+from ..calendar_doc import build_calendar_document
+from ..links import marker_values
+from ..params import Params, PositiveIntegerParam, StringParam
+from ..renderers import JSONText
+from ..serializers.events import EventRecordSerializer, blank_protected, is_protected
+from ..serializers.organizers import OrganizerRecordSerializer
+from ..serializers.terms import TermRecordSerializer
+from ..serializers.venues import VenueRecordSerializer
+from .base import WPViewSet
+
+DEFAULT_PER_PAGE, MAX_PER_PAGE = 50, 100
+POSTS = {ChangeKind.EVENT: Event, ChangeKind.VENUE: Venue, ChangeKind.ORGANIZER: Organizer}
+LINKED_SERIALIZERS = {ChangeKind.VENUE: VenueRecordSerializer, ChangeKind.ORGANIZER: OrganizerRecordSerializer}
+ROW_KINDS = {
+    ChangeKind.EVENT: store.EVENT, ChangeKind.VENUE: store.VENUE, ChangeKind.ORGANIZER: store.ORGANIZER,
+    ChangeKind.CATEGORY: store.TERM_RECORD, ChangeKind.TAG: store.TERM_RECORD,
+}
+TAXONOMIES = {ChangeKind.CATEGORY: Taxonomy.CATEGORY, ChangeKind.TAG: Taxonomy.TAG}
+# Shown to a caller who may not read the record: it left their view.
+GONE = {ChangeAction.TRASHED, ChangeAction.DELETED}
+
+
+class ChangesParams(Params):
+    since = StringParam(help_text=_("The cursor a previous page gave as `next`; without it, the feed starts at its oldest entry."))
+    per_page = PositiveIntegerParam(
+        default=DEFAULT_PER_PAGE,
+        help_text=_("Maximum number of entries to be returned in result set (at most 100)."),
+    )
+
+
+class ChangesViewSet(WPViewSet):
+    params_classes = {"list": ChangesParams}
+
+    def list(self, request, *args, **kwargs):
+        since = self.params.get("since")
+        cursor = Cursor.parse(since) if since else None
+        entries, next_cursor = entries_after(cursor, min(self.params["per_page"], MAX_PER_PAGE))
+        records = records_for(request, entries)
+        changes = []
+        for entry in entries:
+            key = (entry.kind, entry.record_id)
+            if key in records:
+                record = records[key]
+            elif entry.action in GONE:
+                record = "null"
+            else:
+                continue
+            head = to_json({
+                "position": entry.pk, "kind": entry.kind, "id": entry.record_id, "action": entry.action,
+                "time": entry.time.isoformat().replace("+00:00", "Z"),
+            })
+            changes.append(f'{head[:-1]},"record":{record}}}')
+        return Response(JSONText(f'{{"changes":[{",".join(changes)}],"next":{to_json(str(next_cursor))}}}'))
+
+
+def records_for(request, entries):
+    """{(kind, ID): JSON text} of the records these entries (or deliveries) are about that the
+    caller of `request` may read now, as the v1 API shows them to that caller."""
+    wanted = {}
+    for entry in entries:
+        if entry.action != ChangeAction.DELETED:
+            wanted.setdefault(entry.kind, set()).add(entry.record_id)
+    readable, facts = _readable(request.user, wanted)
+    # What a venue's or organizer's password hides depends on the request: always built.
+    protected = {key for key, record in facts.items() if record.password and key[0] != ChangeKind.EVENT}
+    assembler = store.Assembler(marker_values(request), translation.get_language())
+    keys = [(ROW_KINDS[kind], record_id) for kind, record_id in readable if (kind, record_id) not in protected]
+    assembler.fetch(keys)
+    assembler.fetch({key for kind, record_id in readable if kind == ChangeKind.EVENT for key in assembler.references_of(record_id)})
+    texts, missing = {}, {}
+    for kind, record_id in readable:
+        try:
+            if (kind, record_id) in protected:
+                raise store.Unresolved((kind, record_id))
+            if kind == ChangeKind.EVENT:
+                text = assembler.event_text(record_id)
+                # events.md §1.6: what a password-protected event shows depends on the request.
+                if is_protected(facts[kind, record_id], request):
+                    text = to_json(blank_protected(json.loads(text)))
+                texts[kind, record_id] = text
+            else:
+                texts[kind, record_id] = assembler.fragment_text((ROW_KINDS[kind], record_id))
+        except store.Unresolved:
+            missing.setdefault(kind, set()).add(record_id)
+    for kind, ids in missing.items():
+        texts.update(((kind, pk), text) for pk, text in _built(request, kind, ids).items())
+    if missing:
+        assembler.keep_missing()
+    return texts
+
+
+def _readable(user, wanted):
+    """({(kind, ID)} this caller may read now, {(kind, ID): record} of the events, venues and
+    organizers among them, read with what the read rules need)."""
+    readable, facts = set(), {}
+    for kind, model in POSTS.items():
+        if wanted.get(kind):
+            rows = model.objects.filter(pk__in=wanted[kind]).only("pk", "status", "author_id", "password")
+            for record in rows:
+                if record.status != PostStatus.TRASH and roles.can_read(user, record):
+                    readable.add((kind, record.pk))
+                    facts[kind, record.pk] = record
+    # Every caller may read every term; one deleted since has no rendering and is not built.
+    for kind in (ChangeKind.CATEGORY, ChangeKind.TAG):
+        readable.update((kind, pk) for pk in wanted.get(kind, ()))
+    return readable, facts
+
+
+def _built(request, kind, ids):
+    """{ID: JSON text} of records the store had no rendering of (or whose password hides them)."""
+    if kind == ChangeKind.EVENT:
+        context = {"request": request, "blank_protected": True}
+        return {event.pk: to_json(EventRecordSerializer(event, context=context).data)
+                for event in store_free_events().filter(pk__in=ids)}
+    if kind in LINKED_SERIALIZERS:
+        context = {"request": request, "password": None, "edit_context": False}
+        records = POSTS[kind].objects.select_related("image").filter(pk__in=ids)
+        return {record.pk: to_json(LINKED_SERIALIZERS[kind](record, context=context).data) for record in records}
+    context = {"request": request}
+    terms = Term.objects.filter(pk__in=ids, taxonomy=TAXONOMIES[kind])
+    return {term.pk: to_json(TermRecordSerializer(term, context=context).data) for term in terms}
+
+
+class CalendarDocViewSet(WPViewSet):
+    """`GET events-calendar/v1/doc`: the OpenAPI document of the calendar's own namespace."""
+
+    params_classes = {"doc": Params}
+
+    def doc(self, request, *args, **kwargs):
+        return Response(build_calendar_document(request))
+
+
+def store_free_events():
+    """Events with everything their record reads, as the events routes read them."""
+    from .events import EventViewSet
+
+    view = EventViewSet()
+    view.action = "retrieve"
+    return view.get_queryset()

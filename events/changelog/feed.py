@@ -1,0 +1,71 @@
+"""Reading the change log in order: the cursor a reader keeps, and the entries after it.
+
+A cursor is the position of the last entry a reader was given and a time no later than that of
+any entry after it (the last entry's time while more follow, the time of reading once caught up),
+written as one opaque word; entries are removed by age, so the cursor lives as long as they do. Entries become visible in position order (recording.py), so the entries
+after a cursor are all a reader has not seen. A cursor older than the retention may point before
+entries already removed: it is refused rather than answered with a gap.
+"""
+import base64
+import binascii
+import datetime as dt
+from dataclasses import dataclass
+
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from ..conf import events_settings
+from ..exceptions import CursorExpired, InvalidValue
+from ..models import ChangeEntry
+
+# Entries are removed a little later than cursors expire: an entry committed just after a reader
+# was given a cursor may carry a time slightly before the cursor's own.
+REMOVAL_GRACE = dt.timedelta(hours=1)
+
+
+@dataclass(frozen=True)
+class Cursor:
+    position: int
+    # Unix seconds: no entry after `position` is older.
+    given_at: int
+
+    def __str__(self):
+        return base64.urlsafe_b64encode(f"{self.position}.{self.given_at}".encode()).decode().rstrip("=")
+
+    @classmethod
+    def parse(cls, text):
+        """The cursor written as `text`; InvalidValue("since") for a word that is not one of ours."""
+        try:
+            decoded = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4)).decode("ascii")
+            position, given_at = decoded.split(".")
+            if not (position.isdigit() and given_at.isdigit()):
+                raise ValueError(decoded)
+            return cls(int(position), int(given_at))
+        except (ValueError, binascii.Error, UnicodeError):
+            raise InvalidValue("since", _("since is not a cursor of this changes feed.")) from None
+
+
+def retention():
+    return dt.timedelta(days=events_settings.CHANGES_RETENTION_DAYS)
+
+
+def entries_after(cursor, count):
+    """([ChangeEntry], next Cursor): up to `count` entries after `cursor` (None: from the oldest
+    kept), in position order. Raises CursorExpired for a cursor older than the retention."""
+    now = timezone.now()
+    if cursor is not None and cursor.given_at < (now - retention()).timestamp():
+        raise CursorExpired()
+    after = cursor.position if cursor is not None else 0
+    entries = list(ChangeEntry.objects.filter(pk__gt=after).order_by("pk")[:count])
+    if len(entries) == count:
+        # More may follow, written since the last one given: they are kept as long as it is.
+        return entries, Cursor(entries[-1].pk, int(entries[-1].time.timestamp()))
+    # Caught up: whatever comes next is written from now on.
+    return entries, Cursor(entries[-1].pk if entries else after, int(now.timestamp()))
+
+
+def remove_expired(now=None):
+    """Delete the entries no valid cursor can still need; returns how many went."""
+    now = now or timezone.now()
+    deleted, _by_model = ChangeEntry.objects.filter(time__lt=now - retention() - REMOVAL_GRACE).delete()
+    return deleted

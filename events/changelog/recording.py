@@ -1,0 +1,268 @@
+"""Appending to the change log in the writer's transaction, in the order writers commit.
+
+The receivers (receivers.py) note what each write does to which record while it runs; the notes
+are appended as log entries when the write is complete (`events.changes.finished()`, the last step
+of every service's transaction, or the end of a `changes.batch()`), so a record a write touches
+several times gets one entry, and the entries are in the same transaction as the write: a
+rollback removes them with it.
+
+Commit order: a reader of the log must never find an entry appear behind a position it has
+already handed out as a cursor. Positions come from a sequence, and a sequence value is taken when
+the row is inserted, not when its transaction commits: two writers could commit in the other
+order and a reader between the two commits would skip the later-numbered entry... then see the
+earlier one appear. On PostgreSQL the insert therefore takes a transaction-scoped advisory lock
+first, in the same statement: writers append one after the other, each holding the lock until it
+commits, so positions are taken in commit order. The lock is taken at the very end of a write, and
+held only for its commit. SQLite lets one writer in at a time, which gives the same order.
+"""
+import threading
+
+from django.db import connections, transaction
+from django.utils import timezone
+
+from .. import changes
+from ..models import ChangeAction, ChangeEntry, ChangeKind, Event, Organizer, Taxonomy, Term, Venue
+from ..services.locks import advisory_key
+
+CREATED, UPDATED, TRASHED, RESTORED, DELETED = (
+    ChangeAction.CREATED, ChangeAction.UPDATED, ChangeAction.TRASHED, ChangeAction.RESTORED, ChangeAction.DELETED,
+)
+TAXONOMY_KINDS = {Taxonomy.CATEGORY: ChangeKind.CATEGORY, Taxonomy.TAG: ChangeKind.TAG}
+# A term noted by ID alone; its taxonomy is looked up when the entries are made.
+TERM = "term"
+# Records whose change changes what the events that embed them show.
+VENUE_LINK, ORGANIZER_LINK, TERM_LINK, IMAGE_LINK = "venue", "organizer", "term", "image"
+
+_LOCK = advisory_key("events", "change-log")
+_INSERT_POSTGRESQL = (
+    "INSERT INTO events_changeentry (kind, record_id, action, time, languages) "
+    "SELECT given.kind, given.record_id, given.action, clock_timestamp(), '' "
+    "FROM (SELECT pg_advisory_xact_lock(%s)) AS serialised, (VALUES {rows}) AS given(ordinal, kind, record_id, action) "
+    "ORDER BY given.ordinal"
+)
+
+
+def merged(before, after):
+    """The action of a record a write touched with `before`, then `after` (None: no entry at all)."""
+    if before is None or before == after:
+        return after
+    if after == UPDATED:
+        return before
+    if before == CREATED:
+        # Made and deleted in one transaction: nobody could ever have seen it.
+        return None if after == DELETED else CREATED
+    if {before, after} == {TRASHED, RESTORED}:
+        return UPDATED
+    return after
+
+
+class _Notes:
+    """What one transaction noted at one savepoint level. It is registered with on_commit: a
+    rollback makes Django forget it (and this module with it), and a commit runs it, appending
+    what no `finished()` appended (writes made outside the services) right after the commit."""
+
+    def __init__(self, using, block, savepoints):
+        self.using, self.block, self.savepoints = using, block, savepoints
+        self.actions = {}
+        self.linked = {}
+        self.logged = {}
+
+    def note(self, kind, record_id, action):
+        key = (kind, record_id)
+        if key in self.actions:
+            action = merged(self.actions[key], action)
+        self.actions[key] = action
+
+    def __call__(self):
+        if self.actions or self.linked:
+            with transaction.atomic(using=self.using):
+                _append([self], [], self.using)
+
+
+_threads = threading.local()
+
+
+def _notes_of(using):
+    if not hasattr(_threads, "notes"):
+        _threads.notes = {}
+    return _threads.notes.setdefault(using, [])
+
+
+def _outermost_block(connection):
+    """The outermost atomic block that is not a test case's (Django's TestCase wraps each test in
+    its own): the transaction a write commits with. Private: Atomic._from_testcase, which Django
+    itself reads for `durable` (tests/test_changelog.py fails if it moves)."""
+    return next((block for block in connection.atomic_blocks if not getattr(block, "_from_testcase", False)), None)
+
+
+def _still_pending(connection, notes):
+    """Whether `notes` belong to the running transaction: Django drops the on_commit callbacks of
+    what a rollback (of the transaction or of a savepoint) undid. Private: run_on_commit's
+    entries, tuples whose second item is the callback (tests/test_changelog.py checks it)."""
+    return any(entry[1] is notes for entry in connection.run_on_commit)
+
+
+def _live(using):
+    """This thread's notes that belong to the running transaction."""
+    connection = connections[using]
+    live = _notes_of(using)
+    live[:] = [notes for notes in live if _still_pending(connection, notes)]
+    return live
+
+
+def _ended(connection, notes):
+    """Whether the block `notes` were taken in has ended with neither commit nor rollback: only a
+    test case's transaction goes on around it (in production its end commits, and the notes go
+    with that commit); its notes are then the next finished()'s."""
+    return notes.block is None or notes.block not in connection.atomic_blocks
+
+
+def _current(using):
+    connection = connections[using]
+    savepoints = tuple(connection.savepoint_ids)
+    block = _outermost_block(connection)
+    live = _live(using)
+    for notes in reversed(live):
+        if notes.block is block and notes.savepoints == savepoints:
+            return notes
+    notes = _Notes(using, block, savepoints)
+    transaction.on_commit(notes, using=using)
+    live.append(notes)
+    return notes
+
+
+def note(kind, record_ids, action, using, linked=None):
+    """Record that this transaction did `action` to these records of `kind` (a ChangeKind, TERM, or
+    None for a record the log does not list, an image); `linked` (VENUE_LINK...) when the records
+    showing them changed with them."""
+    record_ids = [record_id for record_id in record_ids if record_id is not None]
+    if not record_ids:
+        return
+    autocommit = not connections[using].in_atomic_block
+    # Autocommit: the write is committed already, alone; its entry follows it at once.
+    notes = _Notes(using, None, ()) if autocommit else _current(using)
+    if kind is not None:
+        for record_id in record_ids:
+            notes.note(kind, record_id, action)
+    if linked:
+        notes.linked.setdefault(linked, set()).update(record_ids)
+    if autocommit:
+        notes()
+
+
+def note_records_showing(linked, record_ids, using):
+    """The records showing these ones (a venue, organizer, term or image about to be deleted, whose
+    links go with it) are changed: noted now, while the links still exist."""
+    record_ids = [record_id for record_id in record_ids if record_id is not None]
+    for (kind, record_id), action in _linked_changes({linked: record_ids}, using).items():
+        note(kind, [record_id], action, using)
+
+
+def append_pending(using):
+    """Append what this write noted, at this savepoint level and deeper (called by `finished()`)."""
+    connection = connections[using]
+    if not connection.in_atomic_block:
+        return
+    savepoints = tuple(connection.savepoint_ids)
+    block = _outermost_block(connection)
+    live = _live(using)
+    # What an enclosing level noted is appended when that level finishes, so that a rollback of
+    # this savepoint cannot take the entries of writes that stay.
+    finishing = [
+        notes for notes in live
+        if (notes.block is block and notes.savepoints[: len(savepoints)] == savepoints) or _ended(connection, notes)
+    ]
+    if any(notes.actions or notes.linked for notes in finishing):
+        _append(finishing, [notes for notes in live if notes.block is block], using)
+
+
+def _append(finishing, same_transaction, using):
+    actions, linked = {}, {}
+    for notes in finishing:
+        for key, action in notes.actions.items():
+            actions[key] = merged(actions[key], action) if key in actions else action
+        for source, ids in notes.linked.items():
+            linked.setdefault(source, set()).update(ids)
+        notes.actions, notes.linked = {}, {}
+    for key, action in _linked_changes(linked, using).items():
+        actions[key] = merged(actions[key], action) if key in actions else action
+    actions = _terms_resolved(actions, using)
+    logged = {}
+    for notes in same_transaction:
+        logged.update(notes.logged)
+    entries = []
+    for (kind, record_id), action in sorted(actions.items(), key=lambda item: (_KIND_ORDER[item[0][0]], item[0][1])):
+        if action is None:
+            continue
+        already = logged.get((kind, record_id))
+        # Once per record and transaction: an entry appended by an earlier finished() of the same
+        # transaction stands, unless this write did something stronger than an update.
+        if already is not None and (action == UPDATED or action == already):
+            continue
+        entries.append((kind, record_id, action))
+    if not entries:
+        return
+    _insert(entries, using)
+    keeper = next((notes for notes in reversed(finishing) if notes in same_transaction), finishing[-1])
+    for kind, record_id, action in entries:
+        keeper.logged[(kind, record_id)] = action
+
+
+_KIND_ORDER = {kind: order for order, kind in enumerate(ChangeKind.values)}
+
+
+def _terms_resolved(actions, using):
+    unresolved = [record_id for (kind, record_id) in actions if kind == TERM]
+    if not unresolved:
+        return actions
+    taxonomies = dict(Term.objects.using(using).filter(pk__in=unresolved).values_list("pk", "taxonomy"))
+    resolved = {}
+    for (kind, record_id), action in actions.items():
+        if kind == TERM:
+            if record_id not in taxonomies:
+                continue
+            kind = TAXONOMY_KINDS[taxonomies[record_id]]
+        key = (kind, record_id)
+        resolved[key] = merged(resolved[key], action) if key in resolved else action
+    return resolved
+
+
+def _linked_changes(linked, using):
+    """{(kind, ID): UPDATED} of the records that show one of the `linked` records ({VENUE_LINK: ids, ...}):
+    the events embedding a venue, organizer, term or image, and the venues and organizers whose
+    record holds an image (with the events embedding those)."""
+    if not linked:
+        return {}
+    linked = {source: set(ids) for source, ids in linked.items() if ids}
+    changes = {}
+    if linked.get(IMAGE_LINK):
+        for model, kind, source in ((Venue, ChangeKind.VENUE, VENUE_LINK), (Organizer, ChangeKind.ORGANIZER, ORGANIZER_LINK)):
+            holders = set(model.objects.using(using).filter(image_id__in=linked[IMAGE_LINK]).values_list("pk", flat=True))
+            changes.update(((kind, holder), UPDATED) for holder in holders)
+            if holders:
+                linked.setdefault(source, set()).update(holders)
+    events = Event.objects.using(using).order_by()
+    lookups = {VENUE_LINK: "venue_id__in", ORGANIZER_LINK: "organizer_links__organizer_id__in",
+               TERM_LINK: "terms__pk__in", IMAGE_LINK: "image_id__in"}
+    for source, lookup in lookups.items():
+        if linked.get(source):
+            for event_id in events.filter(**{lookup: linked[source]}).values_list("pk", flat=True).distinct():
+                changes[(ChangeKind.EVENT, event_id)] = UPDATED
+    return changes
+
+
+def _insert(entries, using):
+    changes.log_appended.send(sender=None, using=using)
+    connection = connections[using]
+    if connection.vendor == "postgresql":
+        rows = ", ".join(["(%s, %s, %s::bigint, %s)"] * len(entries))
+        params = [_LOCK]
+        for ordinal, (kind, record_id, action) in enumerate(entries):
+            params += [ordinal, str(kind), record_id, str(action)]
+        with connection.cursor() as cursor:
+            cursor.execute(_INSERT_POSTGRESQL.format(rows=rows), params)
+        return
+    now = timezone.now()
+    ChangeEntry.objects.using(using).bulk_create(
+        ChangeEntry(kind=kind, record_id=record_id, action=action, time=now) for kind, record_id, action in entries
+    )

@@ -1,0 +1,239 @@
+"""The change log: one entry per record each committed write changes, from every way in, none for a rollback."""
+import pytest
+from django.core.management import call_command
+from django.db import connection, transaction
+
+from events import changes
+from events.changelog import recording
+from events.models import ChangeEntry, Event, PostStatus
+from events.services.events import update_event
+
+from .conftest import API, post_json
+from .factories import make_category, make_event, make_organizer, make_tag, make_venue
+from .test_admin import staff_client
+
+pytestmark = pytest.mark.django_db
+
+
+def logged(after=0):
+    return list(ChangeEntry.objects.filter(pk__gt=after).order_by("pk").values_list("kind", "record_id", "action"))
+
+
+def last_position():
+    """The log's end, once what the factories wrote (saving models directly) is appended, as a
+    service's end appends it."""
+    changes.finished()
+    return ChangeEntry.objects.order_by("-pk").values_list("pk", flat=True).first() or 0
+
+
+def test_an_event_created_updated_trashed_restored_and_its_terms_through_the_api(editor):
+    category = make_category("Jazz")
+    start = last_position()
+    created = post_json(editor, "/events", {
+        "title": "Night", "start_date": "2031-03-01 20:00", "end_date": "2031-03-01 22:00",
+        "status": "publish", "categories": [category.pk],
+    })
+    assert created.status_code == 201
+    event_id = created.json()["id"]
+    assert logged(start) == [("event", event_id, "created"), ("category", category.pk, "updated")]
+
+    start = last_position()
+    assert post_json(editor, f"/events/{event_id}", {"title": "Late night"}).status_code == 200
+    assert editor.delete(f"{API}/events/{event_id}").status_code == 200
+    # The category's count moves with the event's status: its record changes.
+    assert logged(start) == [
+        ("event", event_id, "updated"), ("event", event_id, "trashed"), ("category", category.pk, "updated"),
+    ]
+
+    start = last_position()
+    assert post_json(editor, f"/events/{event_id}", {"status": "publish"}).status_code == 200
+    assert logged(start) == [("event", event_id, "restored"), ("category", category.pk, "updated")]
+
+
+def test_a_venue_edit_logs_the_venue_and_each_event_showing_it_once(editor):
+    venue = make_venue("Hall")
+    events = [make_event(venue=venue) for _ in range(3)]
+    make_event()
+    start = last_position()
+    assert post_json(editor, f"/venues/{venue.pk}", {"venue": "Great Hall", "city": "Lyon"}).status_code == 200
+    assert logged(start) == [("event", event.pk, "updated") for event in events] + [("venue", venue.pk, "updated")]
+
+
+def test_trashing_an_organizer_logs_it_and_the_events_it_leaves(editor):
+    organizer = make_organizer("Friends")
+    event = make_event(organizers=[organizer])
+    start = last_position()
+    assert editor.delete(f"{API}/organizers/{organizer.pk}").status_code == 200
+    assert logged(start) == [("event", event.pk, "updated"), ("organizer", organizer.pk, "trashed")]
+
+
+def test_deleting_a_tag_logs_its_deletion_and_the_events_that_showed_it(as_role):
+    admin = as_role("administrator")
+    tag = make_tag("Outdoor")
+    event = make_event(tags=[tag])
+    start = last_position()
+    assert admin.delete(f"{API}/tags/{tag.pk}?force=true").status_code == 200
+    assert logged(start) == [("event", event.pk, "updated"), ("tag", tag.pk, "deleted")]
+
+
+def test_a_category_renamed_logs_its_subcategories_whose_urls_hold_its_slug(as_role):
+    admin = as_role("administrator")
+    parent = make_category("Music")
+    child = make_category("Jazz", parent=parent)
+    start = last_position()
+    assert post_json(admin, f"/categories/{parent.pk}", {"slug": "sounds"}).status_code == 200
+    assert logged(start) == [("category", parent.pk, "updated"), ("category", child.pk, "updated")]
+
+
+def test_a_rolled_back_write_leaves_no_entry(editor):
+    event = make_event()
+    start = last_position()
+    with pytest.raises(RuntimeError), transaction.atomic():
+        update_event(event, editor.user, {"title": "Never"})
+        raise RuntimeError
+    update_event(Event.objects.get(pk=event.pk), editor.user, {"excerpt": "Kept"})
+    assert logged(start) == [("event", event.pk, "updated")]
+
+
+def test_a_refused_api_write_leaves_no_entry(editor):
+    event = make_event()
+    start = last_position()
+    assert post_json(editor, f"/events/{event.pk}", {"title": "X", "start_date": "not a date"}).status_code == 400
+    assert logged(start) == []
+
+
+def test_an_admin_form_save_logs_the_event():
+    from .test_admin import event_form
+
+    staff = staff_client("editor")
+    start = last_position()
+    assert staff.post("/admin/events/event/add/", event_form(title_en="From the admin")).status_code == 302
+    event = Event.objects.get(title_en="From the admin")
+    assert logged(start) == [("event", event.pk, "created")]
+
+
+def test_an_admin_bulk_trash_logs_each_record_once():
+    staff = staff_client("editor")
+    venue = make_venue()
+    events = [make_event(venue=venue) for _ in range(3)]
+    start = last_position()
+    response = staff.post("/admin/events/event/", {"action": "move_to_trash", "_selected_action": [e.pk for e in events]})
+    assert response.status_code == 302
+    assert logged(start) == [("event", event.pk, "trashed") for event in sorted(events, key=lambda e: e.pk)]
+
+
+def test_an_admin_bulk_venue_trash_logs_an_event_showing_two_of_them_once():
+    staff = staff_client("editor")
+    first, second = make_venue(), make_venue()
+    event = make_event(venue=first)
+    organizer = make_organizer()
+    other = make_event(venue=second, organizers=[organizer])
+    start = last_position()
+    response = staff.post("/admin/events/venue/", {"action": "move_to_trash", "_selected_action": [first.pk, second.pk]})
+    assert response.status_code == 302
+    assert logged(start) == [
+        ("event", event.pk, "updated"), ("event", other.pk, "updated"),
+        ("venue", first.pk, "trashed"), ("venue", second.pk, "trashed"),
+    ]
+
+
+def test_the_clear_command_logs_every_deletion():
+    event = make_event()
+    venue = make_venue()
+    tag = make_tag()
+    start = last_position()
+    call_command("events_clear", "--yes", stdout=open("/dev/null", "w"))
+    assert sorted(logged(start)) == sorted([
+        ("event", event.pk, "deleted"), ("venue", venue.pk, "deleted"), ("tag", tag.pk, "deleted"),
+    ])
+
+
+def test_the_demo_command_logs_what_it_creates():
+    start = last_position()
+    call_command("events_demo", stdout=open("/dev/null", "w"))
+    entries = logged(start)
+    assert {kind for kind, _id, _action in entries} == {"event", "venue", "organizer", "category", "tag"}
+    assert {action for _kind, _id, action in entries} == {"created"}
+    assert len(entries) == len(set(entries))
+    assert sorted(record_id for kind, record_id, _action in entries if kind == "event") == sorted(
+        Event.objects.values_list("pk", flat=True))
+
+
+def test_the_private_transaction_internals_the_log_relies_on_are_where_it_reads_them():
+    with transaction.atomic():
+        block = recording._outermost_block(connection)
+        assert block is connection.atomic_blocks[-1]
+
+        def callback():
+            pass
+
+        transaction.on_commit(callback)
+        assert recording._still_pending(connection, callback)
+    assert any(getattr(block, "_from_testcase", False) for block in connection.atomic_blocks)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_committed_write_has_its_entry_and_a_rolled_back_one_none():
+    event = make_event(status=PostStatus.DRAFT)
+    start = last_position()
+    with pytest.raises(RuntimeError), transaction.atomic():
+        event.title = "Rolled back"
+        event.save()
+        raise RuntimeError
+    assert logged(start) == []
+    event.title = "Saved outside a service"
+    event.save()
+    assert logged(start) == [("event", event.pk, "updated")]
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_reader_following_the_log_misses_no_entry_of_concurrent_writers():
+    """Each writer holds its transaction open a moment after its write, as a view does before it
+    commits: were positions not taken in commit order, the reader would step over an entry."""
+    import datetime as dt
+    import random
+    import threading
+    import time
+
+    from events.services.events import create_event
+
+    from .concurrency import all_at_once
+    from .factories import make_user
+
+    user = make_user("editor")
+    writers, writes_each = 6, 5
+    done = threading.Event()
+    seen = []
+
+    def follow():
+        cursor = 0
+        try:
+            while True:
+                finished = done.is_set()
+                fresh = list(ChangeEntry.objects.filter(pk__gt=cursor).order_by("pk").values_list("pk", flat=True))
+                seen.extend(fresh)
+                cursor = fresh[-1] if fresh else cursor
+                if finished:
+                    return
+        finally:
+            connection.close()
+
+    def writer(number):
+        def write():
+            for index in range(writes_each):
+                with transaction.atomic():
+                    create_event(user, {"title": f"W{number}-{index}", "start_date": dt.datetime(2031, 1, 1, 10),
+                                        "end_date": dt.datetime(2031, 1, 1, 11), "status": "publish"})
+                    time.sleep(random.uniform(0, 0.02))
+            return number
+        return write
+
+    reader = threading.Thread(target=follow)
+    reader.start()
+    all_at_once([writer(number) for number in range(writers)])
+    done.set()
+    reader.join(60)
+    every = list(ChangeEntry.objects.order_by("pk").values_list("pk", flat=True))
+    assert len(every) == writers * writes_each
+    assert seen == every

@@ -1,0 +1,221 @@
+"""`GET events-calendar/v1/changes`: every change once, in order, as each caller may see it; cursors, 400, 410, 304."""
+import datetime as dt
+
+import pytest
+from django.utils import timezone
+
+from events import changes
+from events.changelog.feed import Cursor
+from events.models import ChangeEntry, PostStatus
+
+from .conftest import API, post_json
+from .factories import make_category, make_event, make_organizer, make_tag, make_venue
+
+pytestmark = pytest.mark.django_db
+
+FEED = "/wp-json/events-calendar/v1/changes"
+
+
+def logged():
+    """Append what the factories wrote, as a service's end does (they save models directly)."""
+    changes.finished()
+
+
+def feed(client, **params):
+    response = client.get(FEED, params)
+    assert response.status_code == 200, response.content
+    return response.json()
+
+
+def entries(page):
+    return [(change["kind"], change["id"], change["action"]) for change in page["changes"]]
+
+
+def create_event(client, title, **fields):
+    response = post_json(client, "/events", {
+        "title": title, "start_date": "2031-03-01 20:00", "end_date": "2031-03-01 22:00", "status": "publish", **fields,
+    })
+    assert response.status_code == 201, response.content
+    return response.json()["id"]
+
+
+def test_a_client_following_the_cursor_gets_each_change_once_in_order(api, editor):
+    first = create_event(editor, "First")
+    page = feed(api)
+    assert entries(page) == [("event", first, "created")]
+    change = page["changes"][0]
+    assert list(change) == ["position", "kind", "id", "action", "time", "record"]
+    assert change["record"]["title"] == "First"
+    assert change["time"].endswith("Z")
+
+    second = create_event(editor, "Second")
+    assert post_json(editor, f"/events/{first}", {"title": "First, again"}).status_code == 200
+    page = feed(api, since=page["next"])
+    assert entries(page) == [("event", second, "created"), ("event", first, "updated")]
+    assert page["changes"][1]["record"]["title"] == "First, again"
+    # Caught up: nothing more, and the cursor stays usable.
+    again = feed(api, since=page["next"])
+    assert again["changes"] == []
+    assert feed(api, since=again["next"])["changes"] == []
+
+
+def test_pages_of_per_page_entries_cover_the_log_without_overlap(api):
+    events = [make_event(title=f"E{number}") for number in range(5)]
+    for event in events:
+        event.title = f"{event.title}!"
+        event.save()
+    logged()
+    seen, cursor = [], None
+    while True:
+        page = feed(api, per_page=2, **({"since": cursor} if cursor else {}))
+        if not page["changes"]:
+            break
+        assert len(page["changes"]) <= 2
+        seen += [change["position"] for change in page["changes"]]
+        cursor = page["next"]
+    assert seen == list(ChangeEntry.objects.order_by("pk").values_list("pk", flat=True))
+
+
+def test_the_record_is_the_v1_record_of_each_kind(api, editor):
+    venue = make_venue("Hall")
+    organizer = make_organizer("Friends")
+    category, tag = make_category("Jazz"), make_tag("Outdoor")
+    start = ChangeEntry.objects.order_by("-pk").values_list("pk", flat=True).first() or 0
+    event_id = create_event(editor, "Night", venue=venue.pk, organizer=[organizer.pk], categories=[category.pk], tags=[tag.pk])
+    post_json(editor, f"/venues/{venue.pk}", {"city": "Lyon"})
+    changes = [change for change in feed(api, per_page=100)["changes"] if change["position"] > start]
+    records = {(change["kind"], change["id"]): change["record"] for change in changes}
+    assert records["event", event_id] == api.get(f"{API}/events", {"include": event_id}).json()["events"][0] | {
+        "venue": records["event", event_id]["venue"]}
+    assert records["venue", venue.pk] == next(record for record in api.get(f"{API}/venues").json()["venues"] if record["id"] == venue.pk)
+    assert records["category", category.pk] == api.get(f"{API}/categories/{category.pk}").json()
+    assert records["tag", tag.pk] == api.get(f"{API}/tags/{tag.pk}").json()
+
+
+def test_drafts_appear_only_to_callers_who_may_read_them(api, as_role):
+    author, other_author, editor = as_role("author"), as_role("author"), as_role("editor")
+    draft = create_event(author, "Secret", status="draft")
+    public = create_event(editor, "Public")
+    assert entries(feed(api)) == [("event", public, "created")]
+    assert entries(feed(other_author)) == [("event", public, "created")]
+    assert entries(feed(author)) == [("event", draft, "created"), ("event", public, "created")]
+    assert entries(feed(editor)) == [("event", draft, "created"), ("event", public, "created")]
+
+
+def test_a_trashed_or_deleted_record_is_a_change_without_record(api, as_role):
+    admin = as_role("administrator")
+    event = create_event(admin, "Gone soon")
+    tag = make_tag("Old")
+    logged()
+    start = feed(api)["next"]
+    assert admin.delete(f"{API}/events/{event}").status_code == 200
+    assert admin.delete(f"{API}/tags/{tag.pk}?force=true").status_code == 200
+    page = feed(api, since=start)
+    assert [(change["kind"], change["id"], change["action"], change["record"]) for change in page["changes"]] == [
+        ("event", event, "trashed", None), ("tag", tag.pk, "deleted", None),
+    ]
+
+
+def test_a_password_protected_event_is_blanked_as_in_the_list(api):
+    event = make_event(title="Members", password="s3cret", description="Inside")
+    logged()
+    record = feed(api)["changes"][0]["record"]
+    listed = api.get(f"{API}/events", {"include": event.pk}).json()["events"][0]
+    assert record == listed
+    assert record["description"] == ""
+
+
+@pytest.mark.parametrize("since", ["nonsense", "MTIzLg", "-1", Cursor(5, 1).__str__() + "x"], ids=["word", "half", "negative", "extra"])
+def test_a_cursor_that_is_not_ours_is_400(api, since):
+    response = api.get(FEED, {"since": since})
+    assert response.status_code == 400
+    body = response.json()
+    assert body["code"] == "rest_invalid_param"
+    assert body["data"]["status"] == 400
+    assert "since" in body["data"]["params"]
+
+
+def test_a_cursor_older_than_the_retention_is_410(api, settings):
+    settings.EVENTS = {"CHANGES_RETENTION_DAYS": 7}
+    make_event()
+    logged()
+    old = Cursor(0, int((timezone.now() - dt.timedelta(days=8)).timestamp()))
+    response = api.get(FEED, {"since": str(old)})
+    assert response.status_code == 410
+    assert response.json()["code"] == "changes_cursor_expired"
+    assert response.json()["data"]["status"] == 410
+    recent = Cursor(0, int((timezone.now() - dt.timedelta(days=6)).timestamp()))
+    assert api.get(FEED, {"since": str(recent)}).status_code == 200
+
+
+def test_removing_expired_entries_keeps_every_entry_a_live_cursor_needs(settings):
+    from events.changelog.feed import remove_expired
+
+    settings.EVENTS = {"CHANGES_RETENTION_DAYS": 7}
+    event = make_event()
+    logged()
+    ChangeEntry.objects.update(time=timezone.now() - dt.timedelta(days=7, minutes=30))
+    make_event()
+    logged()
+    # Past the retention, within the grace: a cursor handed out just before its time may need it.
+    assert remove_expired() == 0
+    ChangeEntry.objects.filter(record_id=event.pk).update(time=timezone.now() - dt.timedelta(days=7, hours=2))
+    assert remove_expired() == 1
+    assert list(ChangeEntry.objects.values_list("record_id", flat=True)) != [event.pk]
+    assert ChangeEntry.objects.count() == 1
+
+
+def test_a_full_page_cursor_carries_the_time_of_its_last_entry(api, settings):
+    settings.EVENTS = {"CHANGES_RETENTION_DAYS": 7}
+    make_event()
+    make_event()
+    logged()
+    ChangeEntry.objects.update(time=timezone.now() - dt.timedelta(days=6, hours=23, minutes=59))
+    page = feed(api, per_page=1)
+    next_cursor = Cursor.parse(page["next"])
+    assert next_cursor.given_at == int(ChangeEntry.objects.order_by("pk").first().time.timestamp())
+
+
+def test_the_feed_has_an_etag_and_answers_304_until_something_changes(api, editor):
+    create_event(editor, "One")
+    response = api.get(FEED)
+    etag = response["ETag"]
+    assert api.get(FEED, HTTP_IF_NONE_MATCH=etag).status_code == 304
+    create_event(editor, "Two")
+    assert api.get(FEED, HTTP_IF_NONE_MATCH=etag).status_code == 200
+
+
+def test_a_page_costs_the_same_queries_for_one_entry_as_for_a_hundred(api, django_assert_max_num_queries):
+    venue, organizer = make_venue(), make_organizer()
+    make_event(venue=venue, organizers=[organizer], categories=[make_category()], tags=[make_tag()])
+    logged()
+    # The entries, what the read rules need of events, venues and organizers,
+    # the stored renderings, and the rows the events embed.
+    with django_assert_max_num_queries(6) as few:
+        feed(api, per_page=5)
+    for number in range(25):
+        event = make_event(venue=make_venue(), organizers=[make_organizer()], categories=[make_category()], tags=[make_tag()])
+        event.status = PostStatus.DRAFT if number % 5 == 0 else PostStatus.PUBLISH
+        event.save()
+    logged()
+    assert ChangeEntry.objects.count() >= 100
+    with django_assert_max_num_queries(len(few.captured_queries)):
+        assert len(feed(api, per_page=100)["changes"]) > 50
+
+
+def test_the_feed_lives_in_its_own_namespace_listed_in_the_index(api):
+    assert api.get("/wp-json/").json()["namespaces"] == ["tribe/events/v1", "events-calendar/v1", "wp/v2"]
+    assert api.get(f"{API}/changes").status_code == 404
+
+
+def test_the_feed_is_documented_in_its_namespace_document_and_on_the_api_page(api):
+    document = api.get("/wp-json/events-calendar/v1/doc").json()
+    operation = document["paths"]["/changes"]["get"]
+    assert {parameter["name"] for parameter in operation["parameters"]} == {"since", "per_page", "wpml_language"}
+    assert set(operation["responses"]) == {"200", "400", "410"}
+    assert set(document["paths"]) == {"/changes", "/webhooks", "/webhooks/{id}", "/webhooks/{id}/deliveries"}
+    assert set(document["paths"]["/webhooks/{id}"]) == {"get", "post", "put", "patch", "delete"}
+    assert document["servers"] == [{"url": "http://testserver/wp-json/events-calendar/v1/"}]
+    page = api.get("/zh-hans/api-docs/").content.decode()
+    assert "http://testserver/zh-hans/wp-json/events-calendar/v1/changes" in page
+    assert "events-calendar/v1/doc" in page
