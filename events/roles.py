@@ -28,7 +28,7 @@ def _kind_permissions(*rights):
     return [f"{right}_{plural}" for plural in KIND_PLURAL.values() for right in rights]
 
 
-# auth.md §2: editors and administrators hold every right of the calendar.
+# docs/contract/auth.md §2: editors and administrators hold every right of the calendar.
 ROLE_PERMISSIONS = {
     ADMINISTRATOR: _kind_permissions(EDIT, PUBLISH, EDIT_PUBLISHED, EDIT_OTHERS) + [MANAGE_CATEGORIES, MANAGE_TAGS, UPLOAD_FILES],
     EDITOR: _kind_permissions(EDIT, PUBLISH, EDIT_PUBLISHED, EDIT_OTHERS) + [MANAGE_CATEGORIES, MANAGE_TAGS, UPLOAD_FILES],
@@ -172,14 +172,14 @@ def is_owner(user, record):
 
 
 def effective_status(record):
-    """A trashed record is judged by the status it had before trashing (auth.md §3.2)."""
+    """A trashed record is judged by the status it had before trashing (docs/contract/auth.md §3.2)."""
     if record.status == PostStatus.TRASH and record.status_before_trash:
         return record.status_before_trash
     return record.status
 
 
 def can_edit(user, record):
-    """May `user` update or delete this event, venue or organizer (auth.md §3.2)?"""
+    """May `user` update or delete this event, venue or organizer (docs/contract/auth.md §3.2)?"""
     kind = record.KIND
     if not has_right(user, kind, EDIT):
         return False
@@ -193,7 +193,7 @@ def can_edit(user, record):
 
 
 def can_read(user, record):
-    """May `user` read this record singly, status-wise (auth.md §2.1; trashed events are refused elsewhere)."""
+    """May `user` read this record singly, status-wise (docs/contract/auth.md §2.1; trashed events are refused elsewhere)."""
     if record.status == PostStatus.PUBLISH:
         return True
     if user is None or not user.is_authenticated:
@@ -208,7 +208,7 @@ def may_publish(user, kind):
 
 
 # WordPress stores `publish` dated at least a minute ahead as `future`, and `future` dated any
-# closer as `publish` (wp_insert_post; events.md §4.1).
+# closer as `publish` (wp_insert_post; docs/contract/events.md §4.1).
 SCHEDULING_MARGIN = dt.timedelta(minutes=1)
 # Statuses WordPress registers for its own use; a record of ours cannot hold them.
 INTERNAL_STATUSES = {"auto-draft": PostStatus.DRAFT, "inherit": PostStatus.DRAFT}
@@ -216,7 +216,7 @@ INTERNAL_STATUSES = {"auto-draft": PostStatus.DRAFT, "inherit": PostStatus.DRAFT
 
 def scaled_status(user, kind, status):
     """The status a save keeps: without the publish right, `publish`, `future` and `private` become
-    `pending` (events.md §4.1; scaling `private` is auth.md's Recommended rule)."""
+    `pending` (docs/contract/events.md §4.1; scaling `private` is docs/contract/auth.md's Recommended rule)."""
     status = INTERNAL_STATUSES.get(status, status)
     if status in (PostStatus.PUBLISH, PostStatus.FUTURE, PostStatus.PRIVATE) and not may_publish(user, kind):
         return PostStatus.PENDING
@@ -225,7 +225,7 @@ def scaled_status(user, kind, status):
 
 def scheduled_status(status, publication_date, now):
     """`publish` and `future` follow the publication date: `future` from one minute ahead on, else
-    `publish` (events.md §4.1). Other statuses are kept."""
+    `publish` (docs/contract/events.md §4.1). Other statuses are kept."""
     if status not in PostStatus.published_states():
         return status
     if publication_date is not None and publication_date >= now + SCHEDULING_MARGIN:

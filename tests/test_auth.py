@@ -129,7 +129,7 @@ def test_events_user_command_sets_exactly_one_role(capsys):
 
 
 class TestSession:
-    """Browser sessions map onto WordPress's cookie + nonce rules (auth.md §1)."""
+    """Browser sessions map onto WordPress's cookie + nonce rules (docs/contract/auth.md §1)."""
 
     @pytest.fixture
     def session_client(self):

@@ -13,14 +13,14 @@ from .factories import make_event, make_organizer, make_venue
 pytestmark = pytest.mark.django_db
 
 NS = "/tribe/events/v1"
-# discovery.md §1: the enum every endpoint publishes for the language parameter.
+# docs/contract/discovery.md §1: the enum every endpoint publishes for the language parameter.
 LANGUAGE_ENUM = ["zh-hans", "zh-hant", "en"]
 PREFIXES = {"en": "", "zh-hans": "/zh-hans", "zh-hant": "/zh-hant"}
 
 
 
 
-# --- status follows the publication date (events.md §4.1) ----------------------------------------
+# --- status follows the publication date (docs/contract/events.md §4.1) ----------------------------------------
 
 # (kind, status sent, date sent) → stored status. "+1 minute" is exactly one minute ahead of the
 # clock the write reads, the boundary from which WordPress schedules.
@@ -142,7 +142,7 @@ def test_options_with_an_unknown_language_answers_in_the_path_language(api):
     assert comparable_endpoints(answered.json()["endpoints"]) == comparable_endpoints(traditional["endpoints"])
 
 
-# --- global IDs name the record, whatever the language (events.md §1) -------------------------------
+# --- global IDs name the record, whatever the language (docs/contract/events.md §1) -------------------------------
 
 
 @pytest.fixture

@@ -201,7 +201,7 @@ def test_root_index_lists_the_namespace(api):
     assert events_settings.namespace in response.json()["namespaces"]
 
 
-# Facts of discovery.md §1 that depend on what each parameter is (not only on how it is declared).
+# Facts of docs/contract/discovery.md §1 that depend on what each parameter is (not only on how it is declared).
 CONTRACT_ARGS = [
     ("/events", 0, "page", {"default": 1, "type": "integer", "required": False}),
     ("/events", 0, "per_page", {"default": 10, "type": "integer", "required": False}),

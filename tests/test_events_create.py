@@ -1,4 +1,4 @@
-"""Event creation (events.md §4): fields, defaults, dates, status by role, linked records, refusals that change nothing."""
+"""Event creation (docs/contract/events.md §4): fields, defaults, dates, status by role, linked records, refusals that change nothing."""
 import datetime as dt
 
 import pytest
@@ -91,7 +91,7 @@ def test_defaults_of_a_created_event(editor):
     assert body["all_day"] is False
     assert body["image"] is False
     assert (body["cost"], body["cost_details"]["values"]) == ("", [])
-    # Nothing stored: the website reads as the event page (events.md §4.1).
+    # Nothing stored: the website reads as the event page (docs/contract/events.md §4.1).
     assert body["website"] == body["url"] == "http://testserver/event/jazz-night/"
     # Source quirk: a REST-created event stores false for the map flags unless true is sent.
     assert (body["show_map"], body["show_map_link"]) == (False, False)
@@ -368,7 +368,7 @@ EARLY_IN_ASIA = dt.datetime(2026, 11, 25, 23, 30, tzinfo=dt.UTC)
 def test_a_relative_date_counts_from_today_in_the_event_zone_and_keeps_its_wall_clock(
     editor, monkeypatch, action, now, fields, expected
 ):
-    """events.md §4: `date=tomorrow 9am` with a `timezone` is tomorrow in that zone, at 9:00 as
+    """docs/contract/events.md §4: `date=tomorrow 9am` with a `timezone` is tomorrow in that zone, at 9:00 as
     written, stored as the site's wall clock (UTC here), not converted between the zones."""
     event_id = create(editor).json()["id"] if action == "update" else None
     monkeypatch.setattr(timezone, "now", lambda: now)
@@ -429,7 +429,7 @@ STATUS_BY_ROLE = [
     ("contributor", "pending", "pending"),
     ("contributor", "publish", "pending"),
     ("contributor", "future", "pending"),
-    # Recommended: private is scaled down too (auth.md §3.1).
+    # Recommended: private is scaled down too (docs/contract/auth.md §3.1).
     ("contributor", "private", "pending"),
     ("author", None, "publish"),
     ("author", "draft", "draft"),

@@ -1,4 +1,4 @@
-"""The events list date window (events.md §2.2): defaults, whole days, strict and relative modes, zones."""
+"""The events list date window (docs/contract/events.md §2.2): defaults, whole days, strict and relative modes, zones."""
 import datetime as dt
 from urllib.parse import parse_qsl, urlsplit
 

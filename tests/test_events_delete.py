@@ -1,4 +1,4 @@
-"""Event deletion (events.md §6): always to the trash, 410 the second time, by ID or by slug."""
+"""Event deletion (docs/contract/events.md §6): always to the trash, 410 the second time, by ID or by slug."""
 import pytest
 
 from events.models import Event, EventOrganizer, PostStatus

@@ -1,4 +1,4 @@
-"""GET /events: the envelope, headers, page links, ordering and every non-date filter (events.md §2)."""
+"""GET /events: the envelope, headers, page links, ordering and every non-date filter (docs/contract/events.md §2)."""
 import datetime as dt
 from urllib.parse import parse_qsl, urlsplit
 

@@ -1,4 +1,4 @@
-"""Who may create, update and delete which events (auth.md §3), by ID and by slug alike, and in which order the checks run."""
+"""Who may create, update and delete which events (docs/contract/auth.md §3), by ID and by slug alike, and in which order the checks run."""
 import pytest
 
 from events.models import Event, PostStatus
@@ -49,7 +49,7 @@ def test_create_by_role(client_for, role, expected):
 
 
 def expected_status(role, action, own, status):
-    """auth.md §3.2, the same table by ID and by slug (the Recommended rule of §3.3)."""
+    """docs/contract/auth.md §3.2, the same table by ID and by slug (the Recommended rule of §3.3)."""
     if role is None:
         return 401
     if role == "subscriber":

@@ -1,4 +1,4 @@
-"""The event record of events.md §1: the whole shape pinned by golden tests, then each field's rules."""
+"""The event record of docs/contract/events.md §1: the whole shape pinned by golden tests, then each field's rules."""
 import datetime as dt
 
 import pytest
@@ -525,7 +525,7 @@ def test_json_ld_is_absent_from_lists(api):
     assert all("json_ld" not in record for record in listed(api))
 
 
-# --- password blanking in lists (events.md §1.6) ------------------------------------------------
+# --- password blanking in lists (docs/contract/events.md §1.6) ------------------------------------------------
 
 
 def test_protected_events_are_listed_blanked(api):

@@ -1,4 +1,4 @@
-"""Single event reads by ID and by slug: every status code of events.md §3, in the contract's order."""
+"""Single event reads by ID and by slug: every status code of docs/contract/events.md §3, in the contract's order."""
 import pytest
 
 from events.models import PostStatus
@@ -70,7 +70,7 @@ def test_trashed_event_is_403_no_longer_available_for_everyone(api, as_role, rol
     assert error_of(response) == "event-no-longer-available"
 
 
-# auth.md §2.1: who may read a non-published event.
+# docs/contract/auth.md §2.1: who may read a non-published event.
 READ_MATRIX = [
     # role, status, own, expected
     (None, PostStatus.DRAFT, False, 403),
@@ -212,7 +212,7 @@ def test_by_slug_matches_percent_encoded_unicode_slugs(api):
 
 
 def test_by_slug_with_a_dot_never_matches(api):
-    # Normalisation turns "." into "-", so a stored slug holding a dot cannot be found (events.md §3).
+    # Normalisation turns "." into "-", so a stored slug holding a dot cannot be found (docs/contract/events.md §3).
     make_event(status=PostStatus.DRAFT, slug="draft.event")
     response = api.get(f"{API}/events/by-slug/draft.event")
     assert response.status_code == 400

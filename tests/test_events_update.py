@@ -1,4 +1,4 @@
-"""Event updates (events.md §5): only the fields sent change, explicit empty values unlink, by-slug lookup rules."""
+"""Event updates (docs/contract/events.md §5): only the fields sent change, explicit empty values unlink, by-slug lookup rules."""
 import pytest
 from django.utils import translation
 

@@ -266,7 +266,7 @@ def test_iana_names_their_links_and_offsets_are_time_zones(editor, zone):
 
 @pytest.mark.parametrize("email", ['">@x.com', "not an email", "ann@example", "a@b.c"])
 def test_organizer_emails_that_are_no_address_are_shown_but_never_mailed_to(editor, email):
-    """The contract stores any text as the email (venues-organizers.md §4.2); pages and calendar
+    """The contract stores any text as the email (docs/contract/venues-organizers.md §4.2); pages and calendar
     files write a mailto: link only for what WordPress's is_email() takes."""
     organizer = post_json(editor, "/organizers", {"organizer": "Ann", "email": email, "status": "publish"}).json()
     event = post_json(editor, "/events", event_body(organizer=[organizer["id"]], status="publish")).json()

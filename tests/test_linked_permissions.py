@@ -1,4 +1,4 @@
-"""Who may create, update and trash venues and organizers (auth.md §3): one table-driven matrix, by ID and by slug."""
+"""Who may create, update and trash venues and organizers (docs/contract/auth.md §3): one table-driven matrix, by ID and by slug."""
 import json
 
 import pytest
@@ -19,7 +19,7 @@ KINDS = {
 }
 
 CREATE = [401, 403, 201, 201, 201, 201]
-# (whose record, its status) → expected status per role, for update and delete alike (auth.md §3.2).
+# (whose record, its status) → expected status per role, for update and delete alike (docs/contract/auth.md §3.2).
 WRITE_MATRIX = {
     ("own", "draft"): [None, 403, 200, 200, 200, 200],
     ("own", "pending"): [None, 403, 200, 200, 200, 200],

@@ -1,4 +1,4 @@
-"""`GET /organizers` (venues-organizers.md §2): what differs from venues, and the shared rules on this route."""
+"""`GET /organizers` (docs/contract/venues-organizers.md §2): what differs from venues, and the shared rules on this route."""
 import datetime as dt
 from urllib.parse import parse_qsl, urlsplit
 

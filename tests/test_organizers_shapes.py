@@ -1,4 +1,4 @@
-"""Golden shapes of an organizer (venues-organizers.md §1.2-§1.4): whole records, key order included."""
+"""Golden shapes of an organizer (docs/contract/venues-organizers.md §1.2-§1.4): whole records, key order included."""
 import datetime as dt
 
 import pytest

@@ -1,4 +1,4 @@
-"""Organizer create, update and trash (venues-organizers.md §4.2-§6): what differs from venues, and the shared rules."""
+"""Organizer create, update and trash (docs/contract/venues-organizers.md §4.2-§6): what differs from venues, and the shared rules."""
 
 import pytest
 

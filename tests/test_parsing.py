@@ -1,4 +1,4 @@
-"""Request parsing: PHP bracket syntax, CSV lists and the truthiness rules (spec README §3)."""
+"""Request parsing: PHP bracket syntax, CSV lists and the truthiness rules (docs/contract/README.md §3)."""
 import pytest
 
 from events.queries.syntax import is_truthy, parse_query_string, php_filter_bool, split_list

@@ -1,4 +1,4 @@
-"""API discovery on the public pages (discovery.md §3): headers and <head> tags per page kind, HEAD included."""
+"""API discovery on the public pages (docs/contract/discovery.md §3): headers and <head> tags per page kind, HEAD included."""
 from urllib.parse import urlsplit
 
 import pytest

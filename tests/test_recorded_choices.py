@@ -107,7 +107,7 @@ def test_event_update_with_a_null_website_clears_it(editor):
 
 def test_event_create_with_a_null_website_stores_none(editor):
     body = post_json(editor, "/events", event_fields(website=None)).json()
-    # Nothing stored: the website reads as the event's page, as for an absent one (events.md §4.1).
+    # Nothing stored: the website reads as the event's page, as for an absent one (docs/contract/events.md §4.1).
     assert body["website"] == body["url"]
 
 

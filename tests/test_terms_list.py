@@ -1,4 +1,4 @@
-"""`GET /categories` and `GET /tags`: envelope, paging, every filter and ordering (terms.md §2)."""
+"""`GET /categories` and `GET /tags`: envelope, paging, every filter and ordering (docs/contract/terms.md §2)."""
 import pytest
 from django.utils import translation
 

@@ -1,4 +1,4 @@
-"""Terms named by an event write's `categories`/`tags`: IDs, slugs or names, unknown ones created (terms.md §7)."""
+"""Terms named by an event write's `categories`/`tags`: IDs, slugs or names, unknown ones created (docs/contract/terms.md §7)."""
 import pytest
 from django.utils import translation
 

@@ -1,4 +1,4 @@
-"""Golden shapes of a category or tag: the standalone record (terms.md §1) and the one embedded in events."""
+"""Golden shapes of a category or tag: the standalone record (docs/contract/terms.md §1) and the one embedded in events."""
 import pytest
 from django.utils import translation
 

@@ -1,4 +1,4 @@
-"""`GET /categories/{id}` and `GET /tags/{id}`: public reads of one term of the route's taxonomy (terms.md §3)."""
+"""`GET /categories/{id}` and `GET /tags/{id}`: public reads of one term of the route's taxonomy (docs/contract/terms.md §3)."""
 import pytest
 from django.utils import translation
 

@@ -1,4 +1,4 @@
-"""Creating, updating and deleting categories and tags (terms.md §4-§6)."""
+"""Creating, updating and deleting categories and tags (docs/contract/terms.md §4-§6)."""
 import pytest
 from django.utils import translation
 

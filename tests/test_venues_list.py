@@ -1,4 +1,4 @@
-"""`GET /venues` (venues-organizers.md §2): every parameter, visibility by role, paging links, query count."""
+"""`GET /venues` (docs/contract/venues-organizers.md §2): every parameter, visibility by role, paging links, query count."""
 import datetime as dt
 from urllib.parse import parse_qsl, urlsplit
 

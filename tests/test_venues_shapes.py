@@ -1,4 +1,4 @@
-"""Golden shapes of a venue (venues-organizers.md §1.1, §1.3, §1.4): whole records, key order included."""
+"""Golden shapes of a venue (docs/contract/venues-organizers.md §1.1, §1.3, §1.4): whole records, key order included."""
 import datetime as dt
 
 import pytest

@@ -1,4 +1,4 @@
-"""Single venue reads by ID and by slug (venues-organizers.md §3): every status code, in the contract's order."""
+"""Single venue reads by ID and by slug (docs/contract/venues-organizers.md §3): every status code, in the contract's order."""
 import pytest
 
 from .conftest import API
@@ -83,7 +83,7 @@ def test_a_body_slug_does_not_redirect_a_by_slug_read(api):
     assert response.json()["id"] == first.pk
 
 
-# --- read rights (auth.md §2.1) ----------------------------------------------------------------------
+# --- read rights (docs/contract/auth.md §2.1) ----------------------------------------------------------------------
 
 # Expected status for (status, owned by the caller) per role.
 READ_MATRIX = {

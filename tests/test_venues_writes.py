@@ -1,4 +1,4 @@
-"""Venue create, update and trash (venues-organizers.md §4-§6): parameters, saving rules, duplicates, bad input."""
+"""Venue create, update and trash (docs/contract/venues-organizers.md §4-§6): parameters, saving rules, duplicates, bad input."""
 import datetime as dt
 import json
 

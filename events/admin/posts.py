@@ -59,7 +59,7 @@ MAP_FLAGS = ("show_map", "show_map_link")
 
 
 class PostAdmin(ServiceWrites, TranslationTabs, TranslationAdmin):
-    """Role rules of auth.md for every post kind: who sees, adds, edits and deletes which rows; saves
+    """Role rules of docs/contract/auth.md for every post kind: who sees, adds, edits and deletes which rows; saves
     go through the kind's service with the fields the form changed."""
 
     search_fields = ("title_en", "title_zh_hans", "title_zh_hant", "slug")
@@ -74,7 +74,7 @@ class PostAdmin(ServiceWrites, TranslationTabs, TranslationAdmin):
         return self.model.KIND
 
     def get_queryset(self, request):
-        # The admin shows what a single API read would show the caller (auth.md §2.1 and §2.2).
+        # The admin shows what a single API read would show the caller (docs/contract/auth.md §2.1 and §2.2).
         queryset = super().get_queryset(request).select_related("author")
         return queryset.filter(listable(request.user, self.kind, PostStatus.values))
 

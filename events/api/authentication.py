@@ -164,7 +164,7 @@ def _incorrect_password():
 
 
 class TokenAuthentication(authentication.TokenAuthentication):
-    """`Authorization: Token <key>`; a wrong token is 401 incorrect_password (auth.md §1)."""
+    """`Authorization: Token <key>`; a wrong token is 401 incorrect_password (docs/contract/auth.md §1)."""
 
     def authenticate(self, request):
         try:
@@ -174,7 +174,7 @@ class TokenAuthentication(authentication.TokenAuthentication):
 
 
 class SessionAuthentication(authentication.SessionAuthentication):
-    """The browser session, mapped onto WordPress's cookie + nonce rules (auth.md §1).
+    """The browser session, mapped onto WordPress's cookie + nonce rules (docs/contract/auth.md §1).
 
     A request of any method, reads included, counts as signed in only with the anti-forgery token
     (WordPress's nonce) in `X-WP-Nonce` or `X-CSRFToken`; without one it is anonymous, as WordPress

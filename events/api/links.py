@@ -52,7 +52,7 @@ def site_url(request):
 
 
 def post_url(request, record):
-    """The public page of an event, venue or organizer (spec README §6)."""
+    """The public page of an event, venue or organizer (docs/contract/README.md §6)."""
     home = site_url(request)
     if record.status in UNPUBLISHED_URL_STATUSES or not record.slug:
         return f"{home}?{urlencode({'post_type': record.KIND, 'p': record.pk})}"

@@ -402,7 +402,7 @@ def operation_parameters(route, action):
         if getattr(field, "server_checked", False):
             parameter[SERVER_CHECKED] = True
         if parameter["schema"]["type"] == "array":
-            # Lists are also accepted as one comma-separated value (README §3).
+            # Lists are also accepted as one comma-separated value (docs/contract/README.md §3).
             parameter["style"] = "form"
             parameter["explode"] = False
         parameters.append(parameter)

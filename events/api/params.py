@@ -71,7 +71,7 @@ class WPParamMixin:
 
 
 def status_filter(field, items):
-    """auth.md §2.2, a list's `status`: only `publish` unless the caller may edit records of the
+    """docs/contract/auth.md §2.2, a list's `status`: only `publish` unless the caller may edit records of the
     list's kind (its Params' `kind`), then registered statuses."""
     user = getattr(field.context.get("request"), "user", None)
     if not visibility.check_status_filter(user, field.parent.kind, items):
@@ -145,7 +145,7 @@ class LanguageParam(StringParam):
         super().__init__(*args, choices=LANGUAGE_CODES, **kwargs)
 
     def enum_in_message(self):
-        # README §9 and errors.md word the refusal "is not one of en, zh-hans, zh-hant.", in
+        # docs/contract/README.md §9 and docs/contract/errors.md word the refusal "is not one of en, zh-hans, zh-hant.", in
         # alphabetical order rather than the published one.
         return sorted(self.enum)
 

@@ -1,4 +1,4 @@
-"""Create the five WordPress roles as groups holding the calendar's rights (auth.md §2).
+"""Create the five WordPress roles as groups holding the calendar's rights (docs/contract/auth.md §2).
 
 The same receiver also runs on `post_migrate` (events/apps.py), which recreates the groups after a
 flush; this migration makes them part of the schema's history, reversible with the app's migrations.

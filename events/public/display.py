@@ -113,7 +113,7 @@ def organizer_card(organizer, request, locked=False):
         card.update(
             phone=organizer.phone,
             email=organizer.email,
-            # The API stores any text as the email (venues-organizers.md §4.2); only an address is a link.
+            # The API stores any text as the email (docs/contract/venues-organizers.md §4.2); only an address is a link.
             email_is_address=is_email(organizer.email),
             website=web_link(organizer.website),
             website_label=organizer.website,

@@ -29,7 +29,7 @@ FEED_LIMIT = 5000
 
 
 def listed_events():
-    """Events an anonymous reader sees in lists: published, never hidden from listings (events.md §2.2)."""
+    """Events an anonymous reader sees in lists: published, never hidden from listings (docs/contract/events.md §2.2)."""
     return listed(listable(ANONYMOUS))
 
 

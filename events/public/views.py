@@ -132,7 +132,7 @@ class PublicPage(View):
 
     http_method_names = ["get", "head"]
     template_name = ""
-    # "/" for the home and other pages; pages about one record or filter say which (discovery.md §3).
+    # "/" for the home and other pages; pages about one record or filter say which (docs/contract/discovery.md §3).
     api_path = "/"
     # Whether the page changes with the date (lists from "yesterday" on, the grid's today).
     dated = False
@@ -321,7 +321,7 @@ class UpcomingEvents(EventList):
         return super().load(**kwargs)
 
     def record_by_id(self, raw_id):
-        """`/?post_type=…&p={id}`, the URL the API gives records without a public path yet (README §6)."""
+        """`/?post_type=…&p={id}`, the URL the API gives records without a public path yet (docs/contract/README.md §6)."""
         if not is_ascii_digits(raw_id) or len(raw_id) > 18:
             raise Http404("No such record")
         models = {PostKind.EVENT: Event, PostKind.VENUE: Venue, PostKind.ORGANIZER: Organizer}

@@ -23,7 +23,7 @@ KM_PER_DEGREE_OF_LATITUDE = 111.2
 
 
 def listable(user, requested_statuses=None):
-    """A Q keeping the events `user` may list, in the statuses a `status` filter asked for (auth.md §2.2)."""
+    """A Q keeping the events `user` may list, in the statuses a `status` filter asked for (docs/contract/auth.md §2.2)."""
     statuses = visibility.listed_statuses(user, PostKind.EVENT, requested_statuses)
     return visibility.listable(user, PostKind.EVENT, statuses)
 
@@ -31,7 +31,7 @@ def listable(user, requested_statuses=None):
 def listed(condition, queryset=None):
     """The events of `queryset` (all by default) that `condition` (listable()) keeps and lists show.
 
-    Hidden events are readable singly but never listed, whatever the role (events.md §2.2).
+    Hidden events are readable singly but never listed, whatever the role (docs/contract/events.md §2.2).
     """
     queryset = Event.objects.all() if queryset is None else queryset
     return queryset.filter(condition).exclude(hide_from_listings=True)
@@ -39,7 +39,7 @@ def listed(condition, queryset=None):
 
 def list_ordering(by_include=False):
     """The events list's order, the ID breaking ties: by start (wall clock, or UTC in `site` mode);
-    a list of `include`d IDs by publication date (events.md §2.5)."""
+    a list of `include`d IDs by publication date (docs/contract/events.md §2.5)."""
     if by_include:
         return ("date", "id")
     if events_settings.TIMEZONE_MODE == "site":
@@ -126,7 +126,7 @@ def distance_km(lat, lng):
 
 # --- the list's parameters ----------------------------------------------------------------------
 
-# What the events list's filters name, read as events.md §2.1 says (the API's declarations use them too).
+# What the events list's filters name, read as docs/contract/events.md §2.1 says (the API's declarations use them too).
 category_selection = partial(TermSelection.parse, Taxonomy.CATEGORY, slug_first=True)
 tag_selection = partial(TermSelection.parse, Taxonomy.TAG, slug_first=True)
 venue_ids = partial(params.existing_ids, Venue)

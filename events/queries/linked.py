@@ -1,4 +1,4 @@
-"""The venues and organizers lists (venues-organizers.md §2): what each caller may list, their filters and their order."""
+"""The venues and organizers lists (docs/contract/venues-organizers.md §2): what each caller may list, their filters and their order."""
 import re
 
 from django.db.models import F, Q, TextField, Value
@@ -20,7 +20,7 @@ LIST_ORDERING = ("-date", "-id")
 
 
 def listable(user, kind, requested_statuses=None):
-    """A Q keeping the records of `kind` `user` may list, in the statuses a `status` filter asked for (auth.md §2.2)."""
+    """A Q keeping the records of `kind` `user` may list, in the statuses a `status` filter asked for (docs/contract/auth.md §2.2)."""
     return visibility.listable(user, kind, visibility.listed_statuses(user, kind, requested_statuses))
 
 

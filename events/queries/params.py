@@ -27,7 +27,7 @@ MAX_RECORD_ID = 2**63 - 1
 # Far above real use (decisions.md "Hardening"): each listed ID widens a query.
 MAX_LIST_ITEMS = 500
 # The values of the language parameter, in the order the index and the doc route publish them
-# (discovery.md §1). Validation, dispatch and both documents read this one tuple.
+# (docs/contract/discovery.md §1). Validation, dispatch and both documents read this one tuple.
 LANGUAGE_CODES = ("zh-hans", "zh-hant", "en")
 
 
@@ -232,7 +232,7 @@ def existing_event_id(name, value):
 def id_for_slug(model, segment, *, remembered=False):
     """The ID of the `model` record a by-slug path segment names, whatever its status, or None.
 
-    README §6: the segment normalised like a WordPress slug, then an exact match (the lowest ID
+    docs/contract/README.md §6: the segment normalised like a WordPress slug, then an exact match (the lowest ID
     when drafts share a slug). `remembered`: looked up once per version of the model's table.
     """
     slug = normalize_lookup_slug(segment)
@@ -267,11 +267,11 @@ class TermSelection:
 
     The contract reads the items two ways, `slug_first` or not:
 
-    - slug first (events.md §2.1, the events list's `categories` and `tags`): an item names the
+    - slug first (docs/contract/events.md §2.1, the events list's `categories` and `tags`): an item names the
       term with that slug, as written or normalised as a by-slug segment is, else the term with
       that ID; any scalar item is read as text. These lookups are remembered per version of the
       terms table, as the events list's other lookups are.
-    - ID first (terms.md §2, the term lists' `include` and `exclude`): an item of digits names the
+    - ID first (docs/contract/terms.md §2, the term lists' `include` and `exclude`): an item of digits names the
       term with that ID, else the term whose slug is exactly the item; a non-integral number
       names nothing.
     """

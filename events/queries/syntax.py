@@ -101,7 +101,7 @@ TRUTHY_WORDS = {"1", "true", "yes", "y", "on", "enable", "enabled"}
 
 
 def is_truthy(value):
-    """The plugin's truthiness rule for untyped flags (README §3.2)."""
+    """The plugin's truthiness rule for untyped flags (docs/contract/README.md §3.2)."""
     if isinstance(value, (int, float)):  # booleans included
         return value != 0
     if isinstance(value, str):

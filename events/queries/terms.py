@@ -1,4 +1,4 @@
-"""The categories and tags lists (terms.md §2): their filters and their order."""
+"""The categories and tags lists (docs/contract/terms.md §2): their filters and their order."""
 from django.db.models import Case, IntegerField, Q, Value, When
 from django.db.models.functions import Coalesce, Lower
 

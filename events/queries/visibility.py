@@ -10,7 +10,7 @@ ANY_STATUS = "any"
 
 
 def may_filter_status(user, kind):
-    """Callers without the "edit" right on `kind` list published rows only (auth.md §2.2)."""
+    """Callers without the "edit" right on `kind` list published rows only (docs/contract/auth.md §2.2)."""
     return roles.may_list_unpublished(user, kind)
 
 
@@ -50,7 +50,7 @@ def listable(user, kind, statuses, prefix=""):
     """A Q keeping rows of `statuses` the caller may see.
 
     Contributors and authors see every published row but only their own non-published ones, so a
-    list never shows what a single read would refuse (the Recommended rule of auth.md §2.2).
+    list never shows what a single read would refuse (the Recommended rule of docs/contract/auth.md §2.2).
     """
     status_field, author_field = f"{prefix}status", f"{prefix}author_id"
     published = [status for status in statuses if status == PostStatus.PUBLISH]

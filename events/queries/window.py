@@ -1,4 +1,4 @@
-"""The date window of events lists (events.md §2.2): its defaults, its bounds and the multi-day cut-off."""
+"""The date window of events lists (docs/contract/events.md §2.2): its defaults, its bounds and the multi-day cut-off."""
 import datetime as dt
 from dataclasses import dataclass
 
@@ -112,7 +112,7 @@ def _exact(name, value, is_default, now):
 def date_window(params, sent, now=None):
     """The bounds the list applies, from validated `params` and the names the client `sent`."""
     if params.get("include"):
-        # `include` ignores every date filter (the Recommended rule of events.md §2.5).
+        # `include` ignores every date filter (the Recommended rule of docs/contract/events.md §2.5).
         return DateWindow(bounds=())
     now = now or timezone.now()
     strict = php_filter_bool(params.get("strict_dates", "false"))

@@ -1,4 +1,4 @@
-"""Event writes (events.md §4-§6): an event with its image, venue, organizers and terms, in one transaction.
+"""Event writes (docs/contract/events.md §4-§6): an event with its image, venue, organizers and terms, in one transaction.
 
 Shared by the API and the admin. Fields are keyed by their domain names (the API's parameter
 names where they are the same) and hold validated values: what events.api.serializers.event_write
@@ -43,7 +43,7 @@ def create_event(user, fields, event=None):
 
 
 def update_event(event, user, fields, scope=None):
-    """Change only the `fields` given (the Recommended column of events.md §5).
+    """Change only the `fields` given (the Recommended column of docs/contract/events.md §5).
 
     For an occurrence of a series, `scope` says what else changes (services.recurrence): nothing
     but a note of what was edited here (`this`, the default), the following occurrences, or all.
@@ -139,7 +139,7 @@ def _write(event, user, fields, creating, imported, scope=None):
         if name in fields:
             setattr(event, name, bool(fields[name]))
         elif creating:
-            # A REST-created event stores false for the map flags unless true is sent (events.md §4.1).
+            # A REST-created event stores false for the map flags unless true is sent (docs/contract/events.md §4.1).
             setattr(event, name, False)
     posts.apply_plain_fields(event, fields, PLAIN_FIELDS)
     apply_publication_date(event, fields, now)
@@ -179,7 +179,7 @@ def _wall_clock(name, value, zone, now):
 
     A naive datetime is that wall clock already, an aware one an instant shown on the event's
     clock. Epoch seconds become their UTC wall clock, then count as local time (source quirk,
-    events.md §4.1); an input with its own offset names an instant, shown on the event's clock.
+    docs/contract/events.md §4.1); an input with its own offset names an instant, shown on the event's clock.
     """
     if isinstance(value, dt.datetime):
         return value.replace(tzinfo=None) if value.tzinfo is None else value.astimezone(zone).replace(tzinfo=None)
@@ -195,7 +195,7 @@ def _wall_clock(name, value, zone, now):
 
 
 def _apply_schedule(event, fields, creating, now):
-    """Time zone, all-day and the start/end pair; the pair moves only when both ends are given (events.md §5)."""
+    """Time zone, all-day and the start/end pair; the pair moves only when both ends are given (docs/contract/events.md §5)."""
     zone_name = None
     if "timezone" in fields:
         zone_name = fields["timezone"] or site_zone_name()
@@ -237,7 +237,7 @@ def _apply_cost(event, fields):
 
 
 def _apply_website(event, fields, creating):
-    """Absent or empty on create stores nothing, so the website reads as the event page (events.md §4.1)."""
+    """Absent or empty on create stores nothing, so the website reads as the event page (docs/contract/events.md §4.1)."""
     if "website" in fields:
         website = fields["website"] or ""
         event.website = None if creating and not website else website

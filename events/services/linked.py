@@ -1,4 +1,4 @@
-"""Venue and organizer writes (venues-organizers.md §4-§6), shared by their routes and nested event writes."""
+"""Venue and organizer writes (docs/contract/venues-organizers.md §4-§6), shared by their routes and nested event writes."""
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -120,7 +120,7 @@ def _write(spec, fields, user, instance, imported):
         name = clean_name(spec, fields[spec.name_key])
         record = find_duplicate(spec, name, fields.get("description"), user)
         if record is not None:
-            # A duplicate the caller may not edit is handed back as it is (auth.md §3.2 still holds).
+            # A duplicate the caller may not edit is handed back as it is (docs/contract/auth.md §3.2 still holds).
             if not roles.can_edit(user, record):
                 return record
             creating = False

@@ -20,7 +20,7 @@ def caller_id(user):
 
 
 def check_author(record, user, fields, creating):
-    """Only callers who may edit others' records may make someone else the author (auth.md §3.1, Recommended)."""
+    """Only callers who may edit others' records may make someone else the author (docs/contract/auth.md §3.1, Recommended)."""
     if "author" not in fields:
         return
     author_id = fields["author"]
@@ -76,7 +76,7 @@ def apply_image(record, fields, user, imported):
 
 def apply_status(record, user, fields, creating, now, reschedule):
     """The status a write gives: scaled to the caller's rights, then, when `reschedule`, `publish`
-    or `future` by the publication date (events.md §4.1); into or out of the trash as WordPress
+    or `future` by the publication date (docs/contract/events.md §4.1); into or out of the trash as WordPress
     moves records. True when this write moves the record to the trash."""
     kind = record.KIND
     if "status" in fields:
@@ -116,7 +116,7 @@ def _restore_slug(record):
 
 
 def apply_slug(record, fields):
-    """README §6: an explicit slug is sanitised (and made unique unless the record is an event
+    """docs/contract/README.md §6: an explicit slug is sanitised (and made unique unless the record is an event
     draft); a record without one, or given an empty one, gets one from its title, unless it waits
     for it (event drafts)."""
     if record.status == PostStatus.TRASH:

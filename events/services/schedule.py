@@ -53,7 +53,7 @@ def apply_publication_date(record, fields, now):
     `date` is a wall clock of the site's zone, as WordPress keeps `post_date` (epoch seconds as their
     UTC wall clock, a source quirk); relative words in it ("tomorrow 9am") count from today in the
     event's zone when the write names one (`timezone`), as the plugin reads them, and the wall clock
-    they give is kept, not converted between the zones (events.md §4). `date_utc` is read in UTC and
+    they give is kept, not converted between the zones (docs/contract/events.md §4). `date_utc` is read in UTC and
     wins when both are sent: it names an instant without ambiguity. An aware datetime is that
     instant. The instant is stored.
     """

@@ -86,7 +86,7 @@ def lock_term_choices(taxonomy):
 
 
 def create_term(taxonomy, *, name, description=None, slug=None, parent=None, term=None):
-    """A new term (terms.md §4). Raises TermExists for a duplicate name at the same level.
+    """A new term (docs/contract/terms.md §4). Raises TermExists for a duplicate name at the same level.
 
     `name` and `description` are one text (the active language's) or {language: text}. `term`, an
     unsaved Term, is the one to fill instead of a new one (the admin's form instance).
@@ -127,7 +127,7 @@ def would_loop(term, parent):
 
 
 def update_term(term, *, name=UNCHANGED, description=UNCHANGED, slug=UNCHANGED, parent=UNCHANGED):
-    """Change only the given fields (terms.md §5), the texts in one language or several as for
+    """Change only the given fields (docs/contract/terms.md §5), the texts in one language or several as for
     create_term(). Raises SlugTaken for a slug another term has."""
     with transaction.atomic():
         if name is not UNCHANGED:
@@ -240,7 +240,7 @@ def deferred_term_counts(using=DEFAULT_DB_ALIAS):
 
 
 def resolve_terms(values, taxonomy):
-    """The terms named by an event write's `categories`/`tags` (events.md §4, terms.md §7).
+    """The terms named by an event write's `categories`/`tags` (docs/contract/events.md §4, docs/contract/terms.md §7).
 
     Each value is a term of the taxonomy, or its ID, slug or name; unknown names and slugs become
     new terms (no manage-terms right needed), unknown numeric IDs are skipped, `""` or an empty list means none. The result

@@ -247,7 +247,7 @@ class Assembler:
         return _anonymous_single_texts.recall(self._anonymous_key(event_id), self.store_version)
 
     def single_event(self, event_id, user, protected):
-        """The single read's JSON text (events.md §1.5) for `user`, after event_facts(): the list
+        """The single read's JSON text (docs/contract/events.md §1.5) for `user`, after event_facts(): the list
         record, its venue and organizers with their JSON-LD where `user` may read them, and the
         event's own JSON-LD unless it is password-protected. Joined as text, as lists are; an
         anonymous caller's is remembered under the store's version (what it shows of linked

@@ -78,7 +78,7 @@ class EventSlugReadParams(Params):
 
 
 class EventListParams(Params):
-    """`GET /events` (events.md §2.1)."""
+    """`GET /events` (docs/contract/events.md §2.1)."""
 
     kind = PostKind.EVENT
 

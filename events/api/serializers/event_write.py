@@ -1,4 +1,4 @@
-"""Parameters of the event write routes (events.md §4-§6): create, update by ID or slug, trash."""
+"""Parameters of the event write routes (docs/contract/events.md §4-§6): create, update by ID or slug, trash."""
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.core.validators import URLValidator
 from django.utils.translation import gettext_lazy as _
@@ -55,7 +55,7 @@ def _items(value):
         if value and all(is_ascii_digits(str(key)) for key in value):
             value = [value[key] for key in sorted(value, key=lambda key: int(key))]
         else:
-            # A bare object of fields is one item (the Recommended reading of events.md §4.2).
+            # A bare object of fields is one item (the Recommended reading of docs/contract/events.md §4.2).
             return [value]
     if not isinstance(value, (list, tuple)):
         value = [value]
@@ -92,7 +92,7 @@ def _linked_item(field, item, kind, model):
 
 
 def venue_reference(field, value):
-    """events.md §4.2: empty (no venue), an ID, `{"id": N}`, an object of venue fields, or a one-item list of those.
+    """docs/contract/events.md §4.2: empty (no venue), an ID, `{"id": N}`, an object of venue fields, or a one-item list of those.
 
     Longer lists validate item by item and are refused when saving (could-not-create-venue).
     """
@@ -107,7 +107,7 @@ def venue_reference(field, value):
 
 
 def organizer_references(field, value):
-    """events.md §4.2: IDs, `{"id": N}` items and objects of organizer fields, in a list, a CSV or alone; order kept."""
+    """docs/contract/events.md §4.2: IDs, `{"id": N}` items and objects of organizer fields, in a list, a CSV or alone; order kept."""
     if isinstance(value, bool):
         field.refuse()
     items = _items(value)
@@ -117,7 +117,7 @@ def organizer_references(field, value):
 
 
 def term_references(field, value):
-    """Term IDs, slugs or names (events.md §4): unknown IDs, booleans and nulls are skipped, but an
+    """Term IDs, slugs or names (docs/contract/events.md §4): unknown IDs, booleans and nulls are skipped, but an
     object or a list among the items names no term at all and is refused (the plugin fails on it).
 
     Each name may create a term, so one write may name at most MAX_TERMS_PER_WRITE of them.
@@ -191,7 +191,7 @@ def event_status(field, value):
 
 
 class EventFields(Params):
-    """Every writable event field of events.md §4, in the plugin's declaration order."""
+    """Every writable event field of docs/contract/events.md §4, in the plugin's declaration order."""
 
     author = RawParam(validator=event_author, wp_type="integer", help_text=_("The ID of the event's author; by default the caller."))
     date = DateParam(typed=True, help_text=_("The publication date, in the site's time zone."))
@@ -298,7 +298,7 @@ class EventUpdateParams(EventFields):
 
 
 class EventSlugUpdateParams(EventFields):
-    """`POST|PUT|PATCH /events/by-slug/{slug}`: the create `slug` stands in for the path one (events.md §5)."""
+    """`POST|PUT|PATCH /events/by-slug/{slug}`: the create `slug` stands in for the path one (docs/contract/events.md §5)."""
 
     recurrence_scope = recurrence_scope_param()
 

@@ -1,4 +1,4 @@
-"""The event record of events.md §1, built by hand: every list page renders up to 50 of them."""
+"""The event record of docs/contract/events.md §1, built by hand: every list page renders up to 50 of them."""
 import datetime as dt
 
 from django.utils import timezone
@@ -22,7 +22,7 @@ from .organizers import OrganizerRecordSerializer
 from .terms import embedded_term
 from .venues import VenueRecordSerializer, blanked, show_flag
 
-# events.md §1.6: what a password-protected event shows in a list.
+# docs/contract/events.md §1.6: what a password-protected event shows in a list.
 BLANKS = {
     **dict.fromkeys(("description", "excerpt", "cost", "website"), ""),
     "image": False,
@@ -47,7 +47,7 @@ def blank_protected(record):
 
 
 def cost_fields(event):
-    """`cost` and `cost_details` (events.md §1.2)."""
+    """`cost` and `cost_details` (docs/contract/events.md §1.2)."""
     values = [str(value) for value in (event.cost or [])]
     cost = format_cost(
         values,
@@ -94,7 +94,7 @@ class EventRecordSerializer(serializers.BaseSerializer):
     """An Event as the API shows it; expects the relations the events viewset prefetches.
 
     Context: `request`; `json_ld` (single reads: add `json_ld` here and in the embedded venue and
-    organizers); `blank_protected` (lists: blank password-protected events, events.md §1.6);
+    organizers); `blank_protected` (lists: blank password-protected events, docs/contract/events.md §1.6);
     `references` (the stored rendering: linked records and terms as references, joined at read time).
     """
 
@@ -138,7 +138,7 @@ class EventRecordSerializer(serializers.BaseSerializer):
             "timezone_abbr": event.timezone_abbr,
             "cost": cost,
             "cost_details": cost_details,
-            # Never stored: the event page; stored empty: "" (events.md §1).
+            # Never stored: the event page; stored empty: "" (docs/contract/events.md §1).
             "website": url if event.website is None else escape_url(event.website),
             "show_map": show_flag(event.show_map),
             "show_map_link": show_flag(event.show_map_link),

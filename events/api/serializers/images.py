@@ -1,4 +1,4 @@
-"""The featured-image object of events, venues and organizers (events.md §1.3)."""
+"""The featured-image object of events, venues and organizers (docs/contract/events.md §1.3)."""
 from events.services.images import SIZE_NAMES
 
 

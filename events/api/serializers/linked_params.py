@@ -1,4 +1,4 @@
-"""Parameters of the venue and organizer routes (venues-organizers.md §2-§6), declared once for both kinds.
+"""Parameters of the venue and organizer routes (docs/contract/venues-organizers.md §2-§6), declared once for both kinds.
 
 The create declarations also validate the venue/organizer objects nested in event writes
 (`nested_linked_fields`).
@@ -40,7 +40,7 @@ def existing_kind_id(field, value):
 
 
 def kind_id_for_slug(field, value):
-    """README §6: the path segment as the ID of the record of the route's kind it names, any status."""
+    """docs/contract/README.md §6: the path segment as the ID of the record of the route's kind it names, any status."""
     return field.parsed(partial(record_id_for_slug, MODELS[field.parent.kind]), value)
 
 
@@ -89,7 +89,7 @@ def image_reference(field, value):
         return ImageChoice()
     request = field.context.get("request")
     if not is_ascii_digits(text) and not roles.has_capability(getattr(request, "user", None), roles.UPLOAD_FILES):
-        # Any URL needs the upload right, even one of an image already stored here (auth.md §2).
+        # Any URL needs the upload right, even one of an image already stored here (docs/contract/auth.md §2).
         field.refuse(_("Sorry, you are not allowed to upload files."))
     attachment = find_attachment(text, request)
     if attachment is not None:
@@ -112,7 +112,7 @@ class MapFlagParam(StringParam):
 
 
 class RequiredWithNullDefault(StringParam):
-    """The organizer name: required, yet declared with a `null` default in the index (discovery.md §1).
+    """The organizer name: required, yet declared with a `null` default in the index (docs/contract/discovery.md §1).
 
     DRF refuses both at construction; the default only feeds the index, since a required
     parameter is never defaulted.
@@ -297,7 +297,7 @@ def nested_linked_fields(kind, data, request):
     NestedParamsInvalid, saying why, when its fields are refused).
 
     Same rules as `POST /venues|organizers` (name required and non-empty), except that the map
-    flags accept any JSON type (README §3.2).
+    flags accept any JSON type (docs/contract/README.md §3.2).
     """
     if not isinstance(data, dict):
         return None

@@ -1,4 +1,4 @@
-"""Parameters of the categories and tags routes (terms.md §2-§6), declared once for both taxonomies."""
+"""Parameters of the categories and tags routes (docs/contract/terms.md §2-§6), declared once for both taxonomies."""
 from functools import partial
 
 from django.utils.translation import gettext_lazy as _

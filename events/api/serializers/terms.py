@@ -1,4 +1,4 @@
-"""The two shapes of a category or tag: the standalone record (terms.md §1) and the one embedded in events."""
+"""The two shapes of a category or tag: the standalone record (docs/contract/terms.md §1) and the one embedded in events."""
 from types import SimpleNamespace
 
 from rest_framework import serializers
@@ -69,7 +69,7 @@ class TermRecordSerializer(serializers.BaseSerializer):
 
 
 def embedded_term(term, request):
-    """The raw term plus links, as events embed it (events.md §1.4)."""
+    """The raw term plus links, as events embed it (docs/contract/events.md §1.4)."""
     return {
         "name": term.name or "",
         "slug": term.slug,

@@ -1,4 +1,4 @@
-"""The venue record (venues-organizers.md §1.1) and the base it shares with organizers.
+"""The venue record (docs/contract/venues-organizers.md §1.1) and the base it shares with organizers.
 
 Built by hand rather than from model fields: list pages and event pages render many of them.
 """

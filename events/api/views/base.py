@@ -89,7 +89,7 @@ class WPViewSet(viewsets.GenericViewSet):
         return remembered_list(self.request, statement, page, echoed, answer)
 
     def check_may_edit(self, record):
-        """auth.md §3.2, the same by slug as by ID (§3.3)."""
+        """docs/contract/auth.md §3.2, the same by slug as by ID (§3.3)."""
         if not roles.can_edit(self.request.user, record):
             raise errors.forbidden(self.request.user)
 

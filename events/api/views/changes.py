@@ -91,7 +91,7 @@ def records_for(request, entries):
                 raise store.Unresolved((kind, record_id))
             if kind == ChangeKind.EVENT:
                 text = assembler.event_text(record_id)
-                # events.md §1.6: what a password-protected event shows depends on the request.
+                # docs/contract/events.md §1.6: what a password-protected event shows depends on the request.
                 if is_protected(facts[kind, record_id], request):
                     text = to_json(blank_protected(json.loads(text)))
                 texts[kind, record_id] = text

@@ -86,7 +86,7 @@ def _authentication(request):
 
 
 class NamespaceIndexParams(Params):
-    # WordPress declares these two with a default only: no type, no description (discovery.md §1).
+    # WordPress declares these two with a default only: no type, no description (docs/contract/discovery.md §1).
     namespace = RawParam(default=lambda: events_settings.namespace)
     context = RawParam(default="view")
 

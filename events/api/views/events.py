@@ -32,7 +32,7 @@ from .base import WRITE_ACTIONS, WPViewSet
 
 class EventViewSet(WPViewSet):
     """Writes need the "edit events" right on the route (401 anonymous / 403 others), then the
-    record-level rules of auth.md §3.2, the same by ID and by slug."""
+    record-level rules of docs/contract/auth.md §3.2, the same by ID and by slug."""
 
     kind = PostKind.EVENT
     collection = "events"
@@ -108,7 +108,7 @@ class EventViewSet(WPViewSet):
                 text = assembler.event_text(row["pk"])
             except store.Unresolved:
                 continue
-            # events.md §1.6: what a password-protected event shows depends on the request.
+            # docs/contract/events.md §1.6: what a password-protected event shows depends on the request.
             if is_protected(store.RecordFacts.of_event(row), request):
                 text = to_json(blank_protected(json.loads(text)))
             records[row["pk"]] = text
@@ -121,7 +121,7 @@ class EventViewSet(WPViewSet):
         return [records[pk] for pk in page_ids]
 
     def echoed_filters(self, window, per_page):
-        """The applied filters in the order the plugin writes them into the list links (events.md §2.7).
+        """The applied filters in the order the plugin writes them into the list links (docs/contract/events.md §2.7).
 
         `rest_url` and the page links keep every filter (the Recommended rule): categories and tags
         as given, strict_dates when on (or the next page would be widened to whole days), and the
@@ -174,7 +174,7 @@ class EventViewSet(WPViewSet):
     retrieve_by_slug = retrieve
 
     def check_single_read(self, event):
-        """events.md §3, steps 3-6: trash, then read rights, then the password."""
+        """docs/contract/events.md §3, steps 3-6: trash, then read rights, then the password."""
         request = self.request
         if event.status == PostStatus.TRASH:
             raise self.refusal("trashed", event.pk)
@@ -195,8 +195,8 @@ class EventViewSet(WPViewSet):
         return self.apply_update(find_event(self.get_queryset(), self.params["id"]))
 
     def update_by_slug(self, request, *args, **kwargs):
-        """events.md §5: a slug naming no event is 404 rest-event-not-found (for ID 0), not the read routes' 400."""
-        # The body `slug` beats the path one (README §3), so it names the event and renames nothing.
+        """docs/contract/events.md §5: a slug naming no event is 404 rest-event-not-found (for ID 0), not the read routes' 400."""
+        # The body `slug` beats the path one (docs/contract/README.md §3), so it names the event and renames nothing.
         event_id = id_for_slug(Event, self.params["slug"])
         if event_id is None:
             raise event_not_found(0)
@@ -216,7 +216,7 @@ class EventViewSet(WPViewSet):
         return Response(self.write_record(event))
 
     def trash(self, event):
-        """events.md §6: rights first (judged on the status before any trashing), then 410 for a second delete."""
+        """docs/contract/events.md §6: rights first (judged on the status before any trashing), then 410 for a second delete."""
         self.check_may_edit(event)
         if event.status == PostStatus.TRASH:
             raise self.refusal("in_trash", event.pk)

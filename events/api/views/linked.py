@@ -1,4 +1,4 @@
-"""The venues and organizers routes: one viewset shape for both kinds (venues-organizers.md)."""
+"""The venues and organizers routes: one viewset shape for both kinds (docs/contract/venues-organizers.md)."""
 from django.utils import translation
 from rest_framework.response import Response
 

@@ -1,4 +1,4 @@
-"""The organizers routes (venues-organizers.md)."""
+"""The organizers routes (docs/contract/venues-organizers.md)."""
 from django.utils.translation import gettext_lazy as _
 
 from ...models import Organizer, PostKind

@@ -1,4 +1,4 @@
-"""The categories and tags routes: one viewset shape for both taxonomies (terms.md)."""
+"""The categories and tags routes: one viewset shape for both taxonomies (docs/contract/terms.md)."""
 from django.utils import translation
 from rest_framework.response import Response
 
@@ -87,7 +87,7 @@ class TermViewSet(WPViewSet):
     fetch_page = staticmethod(fetch_page)
 
     def list_response(self, records, page, filters):
-        """The list envelope (terms.md §2 order) written around the records' JSON texts; `filters`
+        """The list envelope (docs/contract/terms.md §2 order) written around the records' JSON texts; `filters`
         are what its links echo (echoed_filters)."""
         base = namespace_url(self.request, f"/{self.collection}/")
         # Unlike a post list's, a term list's rest_url leaves the page out.
@@ -146,7 +146,7 @@ class TermViewSet(WPViewSet):
 
     def destroy(self, request, *args, **kwargs):
         term = self.get_term()
-        # The answer is the term as it was just before deletion (terms.md §6).
+        # The answer is the term as it was just before deletion (docs/contract/terms.md §6).
         record = self.serialize(term)
         term_service.delete_term(term)
         return Response(record)

@@ -1,4 +1,4 @@
-"""The venues routes (venues-organizers.md)."""
+"""The venues routes (docs/contract/venues-organizers.md)."""
 from django.utils.translation import gettext_lazy as _
 
 from ...models import PostKind, Venue
