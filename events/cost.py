@@ -7,7 +7,6 @@ import unicodedata
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-
 # En dash with spaces, the plugin's "Cost range separator".
 RANGE_SEPARATOR = " \u2013 "
 

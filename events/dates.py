@@ -8,8 +8,7 @@ import re
 from dataclasses import dataclass
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
-
-_UTC = dt.timezone.utc
+_UTC = dt.UTC
 _EPOCH = dt.datetime(1970, 1, 1, tzinfo=_UTC)
 _ONE_DAY = dt.timedelta(days=1)
 _ONE_SECOND = dt.timedelta(seconds=1)

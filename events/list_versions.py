@@ -15,7 +15,6 @@ from functools import cached_property
 
 from django.db import connections, router
 
-
 RENDERED_TABLE = "events_renderedrecord"
 VERSIONED_TABLES = (
     "events_event", "events_event_terms", "events_eventorganizer", "events_venue", "events_organizer", "events_term",

@@ -8,7 +8,6 @@ import functools
 from django.conf import settings
 from django.core.exceptions import FieldDoesNotExist
 from django.db import DEFAULT_DB_ALIAS, connection, connections, router
-from django.utils.translation import gettext_lazy as _
 
 from .models import PostKind, PostStatus
 

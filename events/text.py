@@ -9,7 +9,6 @@ from collections.abc import Callable
 from html.entities import name2codepoint
 from urllib.parse import quote, quote_from_bytes, unquote_to_bytes
 
-
 # PHP's trim() strips exactly these characters, not Unicode whitespace: a title ending in a
 # no-break space keeps it in WordPress, so it must here too.
 _PHP_TRIM = " \t\n\r\0\x0b"

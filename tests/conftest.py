@@ -10,7 +10,6 @@ from rest_framework.test import APIClient
 from events.conf import events_settings
 from events.roles import ROLES
 
-
 API = f"/wp-json/{events_settings.namespace}"
 
 

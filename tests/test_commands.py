@@ -12,7 +12,18 @@ from django.test import Client
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
-from events.models import Attachment, Category, Event, EventOrganizer, Organizer, PostIdentity, PostStatus, Tag, Term, Venue
+from events.models import (
+    Attachment,
+    Category,
+    Event,
+    EventOrganizer,
+    Organizer,
+    PostIdentity,
+    PostStatus,
+    Tag,
+    Term,
+    Venue,
+)
 from events.roles import ROLES, role_of
 
 from .conftest import API

@@ -7,7 +7,7 @@ import pytest
 from events import dates
 
 NEW_YORK = ZoneInfo("America/New_York")
-UTC = dt.timezone.utc
+UTC = dt.UTC
 # A Wednesday; 11:04:05 EDT in New York.
 NOW = dt.datetime(2024, 6, 12, 15, 4, 5, tzinfo=UTC)
 

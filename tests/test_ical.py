@@ -14,8 +14,8 @@ from events.api.serializers.event_params import EventListParams
 from events.conf import events_settings
 from events.models import Event, PostStatus, Venue
 from events.public import queries
-from events.queries.events import FILTER_PARAMETERS
 from events.public.views import PASSWORD_COOKIE
+from events.queries.events import FILTER_PARAMETERS
 from events.services.posts import move_to_trash
 
 from .conftest import post_json

@@ -40,6 +40,7 @@ def test_drf_s_request_keeps_the_django_request_it_wraps():
 
 def test_a_drf_request_can_be_made_for_another_user_without_touching_the_django_request(rf):
     from django.contrib.auth.models import AnonymousUser
+
     from events.internals import drf_request_as
 
     http_request = rf.get("/")

@@ -1,5 +1,6 @@
 """Simultaneous event creates naming the same new venue and organizer make each of them once (PostgreSQL)."""
 import pytest
+
 from events.models import Event, Organizer, Venue
 
 from .concurrency import all_at_once

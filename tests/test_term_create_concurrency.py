@@ -1,5 +1,6 @@
 """Simultaneous writes naming one new category or tag make it once (PostgreSQL)."""
 import pytest
+
 from events.models import Event, Taxonomy, Term
 
 from .concurrency import all_at_once

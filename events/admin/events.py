@@ -22,7 +22,14 @@ from .filters import AuthorListFilter, CategoryListFilter, EventTimeListFilter
 from .linked import give_awaiting_records_the_event_status
 from .posts import PostAdmin, PostAdminForm
 from .recurrence import FORM_FIELDS as REPEAT_FIELDS
-from .recurrence import RecurrenceFields, SeriesListFilter, initial_from_series, next_dates, recurrence_from_form, series_mark
+from .recurrence import (
+    RecurrenceFields,
+    SeriesListFilter,
+    initial_from_series,
+    next_dates,
+    recurrence_from_form,
+    series_mark,
+)
 from .widgets import TaxonomyAutocomplete, WallClockField, zone_choices
 from .writes import given, translated
 

@@ -9,8 +9,8 @@ from modeltranslation.admin import TranslationAdmin
 
 from .. import roles
 from ..models import PostStatus
-from ..services.images import ImageChoice
 from ..queries.visibility import listable
+from ..services.images import ImageChoice
 from .actions import move_to_trash, restore_from_trash
 from .widgets import DateAndMinuteWidget, FeaturedImageChooser, MapFlagField, RichTextEditor
 from .writes import ServiceWrites, changed_fields, given, translated

@@ -6,8 +6,8 @@ from django.contrib import admin
 from django.contrib.admin.widgets import AdminSplitDateTime, AutocompleteSelect, AutocompleteSelectMultiple
 from django.urls import reverse
 from django.utils.html import format_html, json_script
-from django.utils.safestring import mark_safe
 from django.utils.http import urlencode
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
 from django_prose_editor.widgets import AdminProseEditorWidget

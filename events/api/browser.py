@@ -4,7 +4,6 @@ from django.middleware.csrf import get_token
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils import translation
-
 from django.utils.translation import gettext_lazy as _
 
 from .calendar_doc import calendar_route_rows

@@ -8,7 +8,6 @@ from ..memory import memory
 from .links import marker_values, with_query
 from .renderers import JSONText
 
-
 # What each memory holds, under what key and why it cannot answer stale: docs/architecture-memories.md.
 remembered_bodies = memory("list-bodies", max_entries=256, max_bytes=16 * 1024 * 1024)
 

@@ -10,8 +10,8 @@ from io import BytesIO
 from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent
 from django.http.multipartparser import MultiPartParserError
 
-from . import errors
 from ..queries.syntax import MAX_NESTING, parse_php_pairs, parse_query_string
+from . import errors
 
 BODY_METHODS = {"POST", "PUT", "PATCH", "DELETE"}
 

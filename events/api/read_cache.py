@@ -20,8 +20,8 @@ from django.http import HttpResponse
 from django.utils import translation
 
 from .. import changes
-from ..internals import commit_hooks, redis_backend, redis_loads
 from ..conf import events_settings
+from ..internals import commit_hooks, redis_backend, redis_loads
 from ..memory import ALWAYS, memory
 from . import conditional, errors
 from .context import api_context

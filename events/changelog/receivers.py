@@ -10,9 +10,20 @@ from django.db.models.signals import m2m_changed, post_delete, post_save, pre_de
 from .. import changes
 from ..models import Attachment, Category, ChangeKind, Event, EventOrganizer, Organizer, PostStatus, Tag, Term, Venue
 from .recording import (
-    CREATED, DELETED, TAXONOMY_KINDS, IMAGE_LINK, ORGANIZER_LINK, RESTORED, TERM, TERM_LINK, TRASHED, UPDATED,
+    CREATED,
+    DELETED,
+    IMAGE_LINK,
+    ORGANIZER_LINK,
+    RESTORED,
+    TAXONOMY_KINDS,
+    TERM,
+    TERM_LINK,
+    TRASHED,
+    UPDATED,
     VENUE_LINK,
-    append_pending, note, note_records_showing,
+    append_pending,
+    note,
+    note_records_showing,
 )
 
 POSTS = {Event: ChangeKind.EVENT, Venue: ChangeKind.VENUE, Organizer: ChangeKind.ORGANIZER}

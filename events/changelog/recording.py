@@ -197,7 +197,7 @@ def _append(finishing, same_transaction, using):
         already = logged.get((kind, record_id))
         # Once per record and transaction: an entry appended by an earlier finished() of the same
         # transaction stands, unless this write did something stronger than an update.
-        if already is not None and (action == UPDATED or action == already):
+        if already is not None and action in (UPDATED, already):
             continue
         entries.append((kind, record_id, action))
     if not entries:

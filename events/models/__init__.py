@@ -1,16 +1,16 @@
 """Data model of the calendar: one module per record kind."""
-from .identity import PostIdentity, PostKind
-from .status import PostStatus
 from .application_password import ApplicationPassword
 from .attachment import Attachment
-from .term import Term, Category, Tag, Taxonomy
-from .venue import Venue
-from .organizer import Organizer
-from .event import Event, EventOrganizer
-from .rendering import RenderedRecord
-from .idempotency import IdempotentRequest
-from .series import Series
 from .change import ChangeAction, ChangeEntry, ChangeKind
+from .event import Event, EventOrganizer
+from .idempotency import IdempotentRequest
+from .identity import PostIdentity, PostKind
+from .organizer import Organizer
+from .rendering import RenderedRecord
+from .series import Series
+from .status import PostStatus
+from .term import Category, Tag, Taxonomy, Term
+from .venue import Venue
 from .webhook import DeliveryStatus, WebhookDelivery, WebhookSubscription
 
 __all__ = [

@@ -22,19 +22,19 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views import View
 
+from .. import recurrence_words
 from ..api.links import PUBLIC_PATHS, mounted_rest_root, post_url, set_rest_root, term_url
 from ..api.serializers.events import cost_fields
 from ..api.serializers.json_ld import event_json_ld, organizer_json_ld, venue_json_ld
 from ..api.serializers.terms import CategoryTree
-from .. import recurrence_words
 from ..models import Category, Event, Organizer, PostIdentity, PostKind, PostStatus, Tag, Taxonomy, Venue
+from ..numbers import is_ascii_digits
 from ..queries import series as series_queries
 from ..services.schedule import zone_for
 from ..text import autop, normalize_lookup_slug
 from . import display, ical, queries, subscribe
-from .markup import clean_html
-from ..numbers import is_ascii_digits
 from .discovery import discover
+from .markup import clean_html
 
 PASSWORD_COOKIE = "events_post_password"
 PASSWORD_COOKIE_SALT = "events.public.post_password"

@@ -52,7 +52,7 @@ def list_ordering(by_include=False):
 # WP_Query::parse_search(): quoted phrases, or runs of anything but spaces, quotes, commas and "+".
 _SEARCH_TERM = re.compile(r'".*?("|$)|((?<=[\t ",+])|^)[^\t ",+]+')
 SEARCH_STOPWORDS = frozenset(
-    "about an are as at be by com for from how in is it of on or that the this to was what when where who will with www".split()
+    ["about", "an", "are", "as", "at", "be", "by", "com", "for", "from", "how", "in", "is", "it", "of", "on", "or", "that", "the", "this", "to", "was", "what", "when", "where", "who", "will", "with", "www"]
 )
 MAX_SEARCH_TERMS = 9
 

@@ -19,6 +19,7 @@ from .languages import write_translated
 from .locks import lock_until_commit
 from .schedule import apply_publication_date
 
+
 @dataclass(frozen=True)
 class LinkedKind:
     """What differs between venues and organizers."""

@@ -13,7 +13,7 @@ import datetime as dt
 import re
 from dataclasses import dataclass
 
-from dateutil.rrule import DAILY, rrulestr, rruleset
+from dateutil.rrule import DAILY, rruleset, rrulestr
 from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _

@@ -13,9 +13,9 @@ from modeltranslation.utils import build_localized_fieldname
 
 from .. import changes
 from ..exceptions import DELETE, CouldNotWrite, InvalidValue, SlugTaken, TermExists
-from ..queries.syntax import split_list
 from ..models import Event, PostStatus, Taxonomy, Term
 from ..numbers import is_ascii_digits
+from ..queries.syntax import split_list
 from ..text import escape_html, sanitize_text_field, sanitize_title
 from .languages import translated_values, write_translated
 from .locks import lock_until_commit

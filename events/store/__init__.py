@@ -10,8 +10,22 @@ from .epoch import FORMAT_VERSION, current_epoch
 from .receivers import connect_receivers
 from .registry import register_renderer, register_rendering_request
 from .rows import (
-    EVENT, EVENT_LD, GLOBAL_ID_HOST, HOME, IMAGE, ORGANIZER, ORGANIZER_LD, ORIGIN, SOURCE_KINDS, SOURCE_OF_ROW, TERM,
-    TERM_RECORD, VENUE, VENUE_LD, NotRenderable, reference,
+    EVENT,
+    EVENT_LD,
+    GLOBAL_ID_HOST,
+    HOME,
+    IMAGE,
+    ORGANIZER,
+    ORGANIZER_LD,
+    ORIGIN,
+    SOURCE_KINDS,
+    SOURCE_OF_ROW,
+    TERM,
+    TERM_RECORD,
+    VENUE,
+    VENUE_LD,
+    NotRenderable,
+    reference,
 )
 from .writes import flush, mark_stale, render, render_all, rendered_rows, stale_rows
 

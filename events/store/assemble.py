@@ -14,8 +14,19 @@ from ..models import Event, PostKind, RenderedRecord
 from .epoch import current_epoch
 from .reads import fetch_rows, stored_with_linked_sql
 from .rows import (
-    EVENT, EVENT_LD, GLOBAL_ID_HOST, HOME, ORGANIZER, ORGANIZER_LD, ORIGIN, RECORD_KINDS, REFERENCE_TEXT, SOURCE_OF_ROW,
-    VENUE, VENUE_LD, references_in,
+    EVENT,
+    EVENT_LD,
+    GLOBAL_ID_HOST,
+    HOME,
+    ORGANIZER,
+    ORGANIZER_LD,
+    ORIGIN,
+    RECORD_KINDS,
+    REFERENCE_TEXT,
+    SOURCE_OF_ROW,
+    VENUE,
+    VENUE_LD,
+    references_in,
 )
 from .writes import keep_if_absent
 

@@ -5,7 +5,6 @@ from django.utils import translation
 from ..json_text import to_json
 from .rows import ROW_KINDS, SOURCE_OF_ROW, NotRenderable
 
-
 _renderers = {}
 _rendering_request = None
 

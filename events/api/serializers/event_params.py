@@ -8,14 +8,27 @@ from ...exceptions import InvalidValue
 from ...models import Event, PostIdentity, PostKind
 from ...queries import events as event_queries
 from ...queries.params import (
-    MAX_RECORD_ID, default_per_page, existing_event_id, no_tickets, positive_ids, record_id_for_slug,
+    MAX_RECORD_ID,
+    default_per_page,
+    existing_event_id,
+    no_tickets,
+    positive_ids,
+    record_id_for_slug,
 )
 from .. import errors
 from ..params import (
-    ID_ITEMS, INVALID, BooleanParam, DateParam, IntegerParam, ListParam, Params, PositiveIntegerParam, RawParam,
-    StringParam, status_filter,
+    ID_ITEMS,
+    INVALID,
+    BooleanParam,
+    DateParam,
+    IntegerParam,
+    ListParam,
+    Params,
+    PositiveIntegerParam,
+    RawParam,
+    StringParam,
+    status_filter,
 )
-
 
 # --- the event behind an ID or a slug -------------------------------------------------------------
 

@@ -7,10 +7,10 @@ from rest_framework import serializers
 from ... import dates
 from ...cost import parse_cost_input
 from ...models import Event, Organizer, PostKind, Venue
+from ...numbers import is_ascii_digits
 from ...queries.params import parse_record_id, too_many
 from ...queries.syntax import split_list
 from ...services.events import SeveralVenues
-from ...numbers import is_ascii_digits
 from ..params import (
     MAX_ORGANIZERS_PER_WRITE,
     MAX_TERMS_PER_WRITE,
@@ -22,7 +22,13 @@ from ..params import (
     StringParam,
 )
 from .event_params import event_for_slug
-from .linked_params import NestedParamsInvalid, existing_user_id, image_reference, nested_linked_fields, registered_status
+from .linked_params import (
+    NestedParamsInvalid,
+    existing_user_id,
+    image_reference,
+    nested_linked_fields,
+    registered_status,
+)
 
 TITLE_MAX_LENGTH = Event._meta.get_field("title").max_length
 TIMEZONE_MAX_LENGTH = Event._meta.get_field("timezone_name").max_length

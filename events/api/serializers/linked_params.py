@@ -14,14 +14,25 @@ from django.utils.translation import gettext_lazy as _
 from ... import roles
 from ...conf import events_settings
 from ...models import Organizer, PostKind, PostStatus, Venue
+from ...numbers import is_ascii_digits
 from ...queries.params import (
-    coordinate, default_per_page, existing_event_id, existing_record_id, record_id_for_slug,
+    coordinate,
+    default_per_page,
+    existing_event_id,
+    existing_record_id,
+    record_id_for_slug,
 )
 from ...queries.syntax import is_truthy
 from ...services.images import ImageChoice, find_attachment
-from ...numbers import is_ascii_digits
 from ..params import (
-    DateParam, ListParam, Params, PositiveIntegerParam, RawParam, StringParam, first_error, status_filter
+    DateParam,
+    ListParam,
+    Params,
+    PositiveIntegerParam,
+    RawParam,
+    StringParam,
+    first_error,
+    status_filter,
 )
 
 MODELS = {PostKind.VENUE: Venue, PostKind.ORGANIZER: Organizer}

@@ -5,10 +5,20 @@ from django.utils.translation import gettext_lazy as _
 
 from ...models import Taxonomy, Term
 from ...queries.params import (
-    TermSelection, default_per_page, existing_event_id, existing_record_id, parse_record_id,
+    TermSelection,
+    default_per_page,
+    existing_event_id,
+    existing_record_id,
+    parse_record_id,
 )
 from ..params import (
-    ID_ITEMS, BooleanParam, ListParam, Params, PositiveIntegerParam, RawParam, StringParam,
+    ID_ITEMS,
+    BooleanParam,
+    ListParam,
+    Params,
+    PositiveIntegerParam,
+    RawParam,
+    StringParam,
 )
 
 

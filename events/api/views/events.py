@@ -11,19 +11,28 @@ from ...conf import events_settings
 from ...json_text import to_json
 from ...models import Event, EventOrganizer, PostKind, PostStatus
 from ...queries import events as event_queries
+from ...queries import visibility
 from ...queries.pages import ListStatement
 from ...queries.params import MAX_RECORD_ID, effective_per_page, id_for_slug
 from ...queries.window import date_window
-from ...queries import visibility
 from ...services import events as event_service
 from ..links import marker_values, namespace_url
 from ..permissions import CanEditKind
 from ..renderers import JSONText
 from ..serializers.event_params import (
-    EventListParams, EventReadParams, EventSlugReadParams, event_not_found, find_event, missing_event,
+    EventListParams,
+    EventReadParams,
+    EventSlugReadParams,
+    event_not_found,
+    find_event,
+    missing_event,
 )
 from ..serializers.event_write import (
-    EventCreateParams, EventDeleteParams, EventSlugDeleteParams, EventSlugUpdateParams, EventUpdateParams,
+    EventCreateParams,
+    EventDeleteParams,
+    EventSlugDeleteParams,
+    EventSlugUpdateParams,
+    EventUpdateParams,
     written_fields,
 )
 from ..serializers.events import EventRecordSerializer, blank_protected, is_protected

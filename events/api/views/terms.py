@@ -6,6 +6,7 @@ from ... import store
 from ...exceptions import NotHierarchical
 from ...json_text import to_json
 from ...models import Taxonomy, Term
+from ...numbers import parse_int
 from ...queries.pages import ListStatement, Page, fetch_page
 from ...queries.params import effective_per_page
 from ...queries.syntax import is_truthy
@@ -14,10 +15,9 @@ from ...services import terms as term_service
 from ..context import api_context
 from ..links import marker_values, namespace_url, with_query
 from ..pagination import list_answer, page_links, remembered_list
-from ..renderers import JSONText
 from ..permissions import CanManageCategories, CanManageTags
+from ..renderers import JSONText
 from ..serializers import term_params
-from ...numbers import parse_int
 from ..serializers.terms import TermRecordSerializer, term_urls
 from .base import WPViewSet
 

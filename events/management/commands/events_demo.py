@@ -10,11 +10,11 @@ from django.db import transaction
 from django.utils import timezone
 from PIL import Image, ImageDraw, ImageOps
 
+from events import changes
 from events.api import read_cache
 from events.cost import parse_cost_input
 from events.models import Attachment, Category, Event, EventOrganizer, Organizer, PostStatus, Tag, Venue
 from events.roles import ADMINISTRATOR
-from events import changes
 from events.services.images import generate_sizes
 from events.services.schedule import set_event_times
 from events.services.slugs import assign_post_slug, assign_term_slug
