@@ -3,6 +3,7 @@
 gunicorn reads this file from its working directory: `gunicorn calendar_site.wsgi`. The environment
 chooses the address and the sizes; the rest is what the calendar needs.
 """
+
 import os
 
 bind = os.environ.get("GUNICORN_BIND", "127.0.0.1:8000")

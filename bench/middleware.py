@@ -1,5 +1,6 @@
 """Counts the SQL queries each request runs and reports them in the `X-Bench-Queries` header, and
 names the server process that answered in `X-Bench-Worker`."""
+
 import os
 
 from django.db import connection

@@ -6,6 +6,7 @@
 
 See bench/README.md for what each column means and the figures measured.
 """
+
 import argparse
 import base64
 import datetime as dt
@@ -73,11 +74,14 @@ def parse_args(argv=None):
     parser.add_argument("--duration", type=float, default=5.0, help="seconds per measurement (default 5)")
     parser.add_argument("--warmup", type=float, default=1.0, help="seconds of unmeasured load per endpoint (default 1)")
     parser.add_argument(
-        "--cold", action="store_true",
+        "--cold",
+        action="store_true",
         help="do not read each path once before the warm-up: measure records not in the rendering store yet",
     )
     parser.add_argument("--concurrency", default="1,8", help="client counts, comma-separated (default 1,8)")
-    parser.add_argument("--workers", type=int, default=os.cpu_count() or 2, help="gunicorn workers (default: CPU count)")
+    parser.add_argument(
+        "--workers", type=int, default=os.cpu_count() or 2, help="gunicorn workers (default: CPU count)"
+    )
     parser.add_argument("--worker-class", default="gthread", choices=["gthread", "sync"], help="gunicorn worker class")
     parser.add_argument("--threads", type=int, default=4, help="threads per gthread worker (default 4)")
     parser.add_argument("--reuse", action="store_true", help="keep the calendar already in the database, if any")
@@ -216,7 +220,10 @@ def prepare_calendar(n_events, reuse):
     call_command("migrate", verbosity=0, interactive=False)
     existing = Event.objects.count()
     if reuse and existing:
-        print(f"reusing the {existing:,} events already seeded" + ("" if existing == n_events else f" (asked for {n_events:,})"))
+        print(
+            f"reusing the {existing:,} events already seeded"
+            + ("" if existing == n_events else f" (asked for {n_events:,})")
+        )
     else:
         if existing:
             print(f"emptying the calendar ({existing:,} events)")
@@ -255,7 +262,9 @@ def describe_calendar():
         tags=Tag.objects.count(),
         published_listed=listed.count(),
         event_ids=ids[::step][:SAMPLE_EVENT_IDS] or list(Event.objects.values_list("id", flat=True)[:1]),
-        venue_ids=list(Venue.objects.filter(status=PostStatus.PUBLISH).order_by("id").values_list("id", flat=True)[:50]),
+        venue_ids=list(
+            Venue.objects.filter(status=PostStatus.PUBLISH).order_by("id").values_list("id", flat=True)[:50]
+        ),
         category_slug=busiest.slug if busiest else "",
         start_date=(dt.date.today() + dt.timedelta(days=30)).isoformat(),
     )
@@ -295,7 +304,9 @@ def signers():
 
     headers = {APP_PASSWORD: [], LOGIN_PASSWORD: []}
     for username, role in ((BENCH_READER, "subscriber"), (BENCH_WRITER, "editor")):
-        call_command("events_user", username, "--role", role, "--password", BENCH_PASSWORD, stdout=open(os.devnull, "w"))
+        call_command(
+            "events_user", username, "--role", role, "--password", BENCH_PASSWORD, stdout=open(os.devnull, "w")
+        )
         user = get_user_model().objects.get(username=username)
         ApplicationPassword.objects.filter(user=user).delete()
         secret = credentials.issue_application_password(ApplicationPassword(user=user, name="bench"))
@@ -364,9 +375,22 @@ class Server:
         self.port = free_port()
         self.log_path = log_path
         command = [
-            sys.executable, "-m", "gunicorn", "calendar_site.wsgi:application",
-            "--bind", f"{HOST}:{self.port}", "--workers", str(workers), "--worker-class", worker_class,
-            "--chdir", str(ROOT), "--log-level", "warning", "--timeout", str(REQUEST_TIMEOUT),
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "calendar_site.wsgi:application",
+            "--bind",
+            f"{HOST}:{self.port}",
+            "--workers",
+            str(workers),
+            "--worker-class",
+            worker_class,
+            "--chdir",
+            str(ROOT),
+            "--log-level",
+            "warning",
+            "--timeout",
+            str(REQUEST_TIMEOUT),
         ]
         if worker_class == "gthread":
             command += ["--threads", str(threads)]
@@ -618,7 +642,11 @@ class BackgroundWriter:
     def __init__(self, port, calendar, headers, limit_seconds):
         from events.conf import events_settings
 
-        self.port, self.headers, self.limit_seconds = port, {**headers, "Content-Type": "application/json"}, limit_seconds
+        self.port, self.headers, self.limit_seconds = (
+            port,
+            {**headers, "Content-Type": "application/json"},
+            limit_seconds,
+        )
         api = f"/wp-json/{events_settings.namespace}"
         self.events = [f"{api}/events/{event_id}" for event_id in calendar.event_ids]
         self.venues = [f"{api}/venues/{venue_id}" for venue_id in calendar.venue_ids]
@@ -631,7 +659,9 @@ class BackgroundWriter:
         conn = http.client.HTTPConnection(HOST, self.port, timeout=REQUEST_TIMEOUT)
         second = 0
         while not self.stop_event.is_set() and time.monotonic() - started < self.limit_seconds:
-            writes = [(self.events[(2 * second + k) % len(self.events)], {"excerpt": f"Updated {second}-{k}"}) for k in (0, 1)]
+            writes = [
+                (self.events[(2 * second + k) % len(self.events)], {"excerpt": f"Updated {second}-{k}"}) for k in (0, 1)
+            ]
             if self.venues:
                 writes.append((self.venues[second % len(self.venues)], {"phone": f"+1 555 {second:04d}"}))
             for path, body in writes:
@@ -732,7 +762,9 @@ def print_header(args, database_url, calendar):
     threads = f" × {args.threads} threads" if args.worker_class == "gthread" else ""
     print()
     print(f"Calendar benchmark, {dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC")
-    print(f"  machine:  {platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}, Django {django.get_version()}")
+    print(
+        f"  machine:  {platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}, Django {django.get_version()}"
+    )
     # Other work on the machine skews every figure (the floor included): the load says how much.
     print(f"  load:     {args.load_before:.2f} before, {os.getloadavg()[0]:.2f} after (1-minute average)")
     print(f"  database: {connection.vendor} ({Path(str(database)).name})")
@@ -741,13 +773,17 @@ def print_header(args, database_url, calendar):
         f"{calendar.organizers:,} organizers, {calendar.categories} categories, {calendar.tags} tags"
     )
     print(f"  server:   gunicorn {gunicorn.__version__}, {args.workers} workers ({args.worker_class}{threads})")
-    print(f"  clients:  keep-alive HTTP/1.1 on 127.0.0.1, {args.duration:g} s per measurement after {args.warmup:g} s warm-up")
+    print(
+        f"  clients:  keep-alive HTTP/1.1 on 127.0.0.1, {args.duration:g} s per measurement after {args.warmup:g} s warm-up"
+    )
     print(f"  hasher:   {args.hasher_ms:.0f} ms per login password verification (what each signed request cost before)")
     cache = f"on, {args.read_cache} s, {args.redis_url}" if args.read_cache > 0 else "off"
     print(f"  read cache: {cache}")
     print(f"  memories: {'all on' if not args.without_memory else 'forgetful: ' + ', '.join(args.without_memory)}")
     if args.background_writes:
-        print(f"  background writes: 2 events + 1 venue per second through the API, answered {dict(args.writer_statuses)}")
+        print(
+            f"  background writes: 2 events + 1 venue per second through the API, answered {dict(args.writer_statuses)}"
+        )
     print(f"  X = {calendar.category_slug}, Y = {calendar.start_date}")
 
 
@@ -774,7 +810,11 @@ def print_list_queries(rows):
     print()
     print(f"{'list':<34} {'queries at per_page=1':>22} {'per_page=50':>12}  constant")
     for name, ((status_1, q_1), (status_50, q_50)) in rows:
-        verdict = "yes" if q_1 == q_50 and status_1 == status_50 == 200 else ("NO" if status_1 == status_50 == 200 else f"({status_1}/{status_50})")
+        verdict = (
+            "yes"
+            if q_1 == q_50 and status_1 == status_50 == 200
+            else ("NO" if status_1 == status_50 == 200 else f"({status_1}/{status_50})")
+        )
         print(f"{name:<34} {q_1 or '-':>22} {q_50 or '-':>12}  {verdict}")
 
 
@@ -823,7 +863,9 @@ def main(argv=None):
             writer = BackgroundWriter(server.port, calendar, signed[APP_PASSWORD][1], limit).__enter__()
         for name, load in endpoints.items():
             if load.revalidate:
-                load.path_headers = {path: {"If-None-Match": fetch(server.port, path, etag=True)} for path in load.paths}
+                load.path_headers = {
+                    path: {"If-None-Match": fetch(server.port, path, etag=True)} for path in load.paths
+                }
             print(f"measuring {name} ...", flush=True)
             if load.method == "GET" and not args.cold:
                 # Each path once, so that the records it shows are in the rendering store, as
@@ -838,7 +880,12 @@ def main(argv=None):
                 adjacent_floor = None
                 if name != FLOOR:
                     adjacent_floor = drive(
-                        server.port, FLOOR, endpoints[FLOOR], concurrency, min(args.duration, FLOOR_CHECK_SECONDS), args.workers
+                        server.port,
+                        FLOOR,
+                        endpoints[FLOOR],
+                        concurrency,
+                        min(args.duration, FLOOR_CHECK_SECONDS),
+                        args.workers,
                     )
                 measured = drive(server.port, name, load, concurrency, args.duration, args.workers)
                 measured.adjacent_floor_rps = adjacent_floor.rps if adjacent_floor else None
@@ -863,7 +910,9 @@ def main(argv=None):
             "server": {"workers": args.workers, "worker_class": args.worker_class, "threads": args.threads},
             "read_cache_seconds": args.read_cache,
             "forgetful_memories": args.without_memory,
-            "background_writes": {str(k): v for k, v in args.writer_statuses.items()} if args.background_writes else None,
+            "background_writes": {str(k): v for k, v in args.writer_statuses.items()}
+            if args.background_writes
+            else None,
             "load_average": [args.load_before, os.getloadavg()[0]],
             "hasher_ms": args.hasher_ms,
             "measurements": [{**asdict(m), "rps": m.rps} for m in measurements],

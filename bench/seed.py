@@ -4,6 +4,7 @@ Rows are built the way the API would store them (shared post IDs, wall-clock and
 events.services.schedule, organizer positions, category and tag links, translated titles), but
 inserted with bulk_create so that 100,000 events take minutes rather than hours.
 """
+
 import datetime as dt
 import random
 from dataclasses import dataclass
@@ -36,23 +37,79 @@ AUTHOR_USERNAME = "bench-author"
 
 # (English, 简体, 繁體) names: roots with their children, so the category tree has two levels.
 CATEGORY_TREE = [
-    (("Music", "音乐", "音樂"), [("Jazz", "爵士乐", "爵士樂"), ("Rock", "摇滚", "搖滾"), ("Classical", "古典音乐", "古典音樂"), ("Folk", "民谣", "民謠")]),
-    (("Arts", "艺术", "藝術"), [("Theatre", "戏剧", "戲劇"), ("Dance", "舞蹈", "舞蹈"), ("Exhibitions", "展览", "展覽")]),
-    (("Sports", "体育", "體育"), [("Running", "跑步", "跑步"), ("Cycling", "骑行", "騎行"), ("Football", "足球", "足球")]),
+    (
+        ("Music", "音乐", "音樂"),
+        [
+            ("Jazz", "爵士乐", "爵士樂"),
+            ("Rock", "摇滚", "搖滾"),
+            ("Classical", "古典音乐", "古典音樂"),
+            ("Folk", "民谣", "民謠"),
+        ],
+    ),
+    (
+        ("Arts", "艺术", "藝術"),
+        [("Theatre", "戏剧", "戲劇"), ("Dance", "舞蹈", "舞蹈"), ("Exhibitions", "展览", "展覽")],
+    ),
+    (
+        ("Sports", "体育", "體育"),
+        [("Running", "跑步", "跑步"), ("Cycling", "骑行", "騎行"), ("Football", "足球", "足球")],
+    ),
     (("Food & Drink", "美食", "美食"), [("Wine Tasting", "品酒", "品酒"), ("Cooking Classes", "烹饪课", "烹飪課")]),
     (("Family", "家庭", "家庭"), [("Kids", "儿童", "兒童"), ("Storytelling", "故事会", "故事會")]),
-    (("Education", "教育", "教育"), [("Workshops", "工作坊", "工作坊"), ("Lectures", "讲座", "講座"), ("Language Exchange", "语言交流", "語言交流")]),
+    (
+        ("Education", "教育", "教育"),
+        [
+            ("Workshops", "工作坊", "工作坊"),
+            ("Lectures", "讲座", "講座"),
+            ("Language Exchange", "语言交流", "語言交流"),
+        ],
+    ),
     (("Technology", "科技", "科技"), [("Meetups", "聚会", "聚會"), ("Hackathons", "黑客马拉松", "黑客馬拉松")]),
     (("Outdoors", "户外", "戶外"), [("Hiking", "徒步", "徒步"), ("Gardening", "园艺", "園藝")]),
     (("Community", "社区", "社區"), []),
 ]
 
 TAG_NAMES = [
-    "free", "outdoor", "indoor", "family friendly", "accessible", "evening", "weekend", "beginner",
-    "advanced", "live music", "online", "hybrid", "charity", "students", "seniors", "pets welcome",
-    "food trucks", "wine", "craft beer", "vegan", "rsvp", "tickets at door", "sold out soon", "new",
-    "annual", "festival", "workshop", "talk", "panel", "networking", "local artists", "international",
-    "kids", "teens", "bilingual", "mandarin", "photography", "film", "poetry", "open mic",
+    "free",
+    "outdoor",
+    "indoor",
+    "family friendly",
+    "accessible",
+    "evening",
+    "weekend",
+    "beginner",
+    "advanced",
+    "live music",
+    "online",
+    "hybrid",
+    "charity",
+    "students",
+    "seniors",
+    "pets welcome",
+    "food trucks",
+    "wine",
+    "craft beer",
+    "vegan",
+    "rsvp",
+    "tickets at door",
+    "sold out soon",
+    "new",
+    "annual",
+    "festival",
+    "workshop",
+    "talk",
+    "panel",
+    "networking",
+    "local artists",
+    "international",
+    "kids",
+    "teens",
+    "bilingual",
+    "mandarin",
+    "photography",
+    "film",
+    "poetry",
+    "open mic",
 ]
 
 # (city, state, province, country, zip, latitude, longitude, IANA zone of its events)
@@ -66,11 +123,27 @@ CITIES = [
 ]
 VENUE_KINDS = ["Hall", "Theatre", "Park", "Gallery", "Club", "Library", "Arena", "Studio", "Museum", "Garden"]
 ORGANIZER_NAMES = [
-    "Friends of Music", "City Arts Council", "Riverside Runners", "Open Source Circle", "Green Thumbs",
-    "Storytellers Guild", "Night Owls Collective", "Harbour Food Lovers", "Language Café", "Family Days",
+    "Friends of Music",
+    "City Arts Council",
+    "Riverside Runners",
+    "Open Source Circle",
+    "Green Thumbs",
+    "Storytellers Guild",
+    "Night Owls Collective",
+    "Harbour Food Lovers",
+    "Language Café",
+    "Family Days",
 ]
-ADJECTIVES = [("Evening", "晚间", "晚間"), ("Morning", "早晨", "早晨"), ("Weekend", "周末", "週末"), ("Community", "社区", "社區"),
-              ("Spring", "春季", "春季"), ("Open", "开放", "開放"), ("Grand", "盛大", "盛大"), ("Late-night", "深夜", "深夜")]
+ADJECTIVES = [
+    ("Evening", "晚间", "晚間"),
+    ("Morning", "早晨", "早晨"),
+    ("Weekend", "周末", "週末"),
+    ("Community", "社区", "社區"),
+    ("Spring", "春季", "春季"),
+    ("Open", "开放", "開放"),
+    ("Grand", "盛大", "盛大"),
+    ("Late-night", "深夜", "深夜"),
+]
 SENTENCES = [
     "Join us for an afternoon of discovery, conversation and good company.",
     "Doors open thirty minutes before the start; seating is first come, first served.",
@@ -85,8 +158,12 @@ ZH_SENTENCES = ["欢迎大家参加，现场提供茶点。", "请提前三十�
 COSTS = [[], ["Free"], ["$10"], ["$25"], ["15"], ["0", "20"], ["10", "35"], ["Donation"]]
 # Weighted like a live calendar: mostly published, a few of every other state.
 STATUS_WEIGHTS = [
-    (PostStatus.PUBLISH, 86), (PostStatus.FUTURE, 2), (PostStatus.DRAFT, 5),
-    (PostStatus.PENDING, 2), (PostStatus.PRIVATE, 3), (PostStatus.TRASH, 2),
+    (PostStatus.PUBLISH, 86),
+    (PostStatus.FUTURE, 2),
+    (PostStatus.DRAFT, 5),
+    (PostStatus.PENDING, 2),
+    (PostStatus.PRIVATE, 3),
+    (PostStatus.TRASH, 2),
 ]
 IMAGE_SIZES = {"thumbnail": (150, 150), "medium": (300, 200), "large": (1024, 683)}
 
@@ -166,21 +243,29 @@ def _bench_author():
 def _seed_terms():
     categories, children = [], []
     for index, (root_names, child_names) in enumerate(CATEGORY_TREE):
-        root = Category(taxonomy=Taxonomy.CATEGORY, slug=sanitize_title(root_names[0]), **_translated("name", root_names, index, 1, 2))
+        root = Category(
+            taxonomy=Taxonomy.CATEGORY,
+            slug=sanitize_title(root_names[0]),
+            **_translated("name", root_names, index, 1, 2),
+        )
         categories.append(root)
         for child_index, names in enumerate(child_names):
-            children.append((root, Category(
-                taxonomy=Taxonomy.CATEGORY, slug=sanitize_title(names[0]), **_translated("name", names, child_index, 2, 3),
-                description=f"{names[0]} events around town.",
-            )))
+            children.append(
+                (
+                    root,
+                    Category(
+                        taxonomy=Taxonomy.CATEGORY,
+                        slug=sanitize_title(names[0]),
+                        **_translated("name", names, child_index, 2, 3),
+                        description=f"{names[0]} events around town.",
+                    ),
+                )
+            )
     Category.objects.bulk_create(categories)
     for root, child in children:
         child.parent = root
     Category.objects.bulk_create([child for _, child in children])
-    tags = [
-        Tag(taxonomy=Taxonomy.TAG, slug=sanitize_title(name), name=name, name_en=name)
-        for name in TAG_NAMES
-    ]
+    tags = [Tag(taxonomy=Taxonomy.TAG, slug=sanitize_title(name), name=name, name_en=name) for name in TAG_NAMES]
     Tag.objects.bulk_create(tags)
     # Events are filed under the most specific category, as editors do.
     childless_roots = [root for root, (_, child_names) in zip(categories, CATEGORY_TREE) if not child_names]
@@ -195,16 +280,28 @@ def _seed_images(count, author, now):
         folder = f"events/{now:%Y}/{now:%m}"
         sizes = {
             name: {
-                "file": f"{folder}/bench-photo-{n}-{w}x{h}.jpg", "width": w, "height": h,
-                "mime-type": "image/jpeg", "filesize": 40 * w,
+                "file": f"{folder}/bench-photo-{n}-{w}x{h}.jpg",
+                "width": w,
+                "height": h,
+                "mime-type": "image/jpeg",
+                "filesize": 40 * w,
             }
             for name, (w, h) in IMAGE_SIZES.items()
         }
-        images.append(Attachment(
-            id=image_id, file=f"{folder}/bench-photo-{n}.jpg", title=f"Bench photo {n}",
-            width=1600, height=1067, filesize=250_000 + n, mime_type="image/jpeg", sizes=sizes,
-            author=author, date=now - dt.timedelta(days=n),
-        ))
+        images.append(
+            Attachment(
+                id=image_id,
+                file=f"{folder}/bench-photo-{n}.jpg",
+                title=f"Bench photo {n}",
+                width=1600,
+                height=1067,
+                filesize=250_000 + n,
+                mime_type="image/jpeg",
+                sizes=sizes,
+                author=author,
+                date=now - dt.timedelta(days=n),
+            )
+        )
     Attachment.objects.bulk_create(images, batch_size=BATCH_SIZE)
     return images
 
@@ -217,16 +314,30 @@ def _seed_venues(count, author, images, rng, now):
         title = f"{city} {VENUE_KINDS[n % len(VENUE_KINDS)]} {n}"
         located = rng.random() < 0.7
         zones[venue_id] = zone
-        venues.append(Venue(
-            id=venue_id, title=title, title_en=title, slug=sanitize_title(title), status=PostStatus.PUBLISH,
-            description=f"<p>{rng.choice(SENTENCES)}</p>", author=author, date=now - dt.timedelta(days=rng.randrange(1, 900)),
-            address=f"{rng.randrange(1, 400)} Main Street", city=city, state=state, province=province, country=country,
-            zip=zip_code, stateprovince=Venue.derive_stateprovince(state, province, country),
-            phone=f"+1 555 {n:07d}"[:16], website=f"https://venue{n}.example.org",
-            geo_lat=round(lat + rng.uniform(-0.05, 0.05), 6) if located else None,
-            geo_lng=round(lng + rng.uniform(-0.05, 0.05), 6) if located else None,
-            image=rng.choice(images) if rng.random() < 0.3 else None,
-        ))
+        venues.append(
+            Venue(
+                id=venue_id,
+                title=title,
+                title_en=title,
+                slug=sanitize_title(title),
+                status=PostStatus.PUBLISH,
+                description=f"<p>{rng.choice(SENTENCES)}</p>",
+                author=author,
+                date=now - dt.timedelta(days=rng.randrange(1, 900)),
+                address=f"{rng.randrange(1, 400)} Main Street",
+                city=city,
+                state=state,
+                province=province,
+                country=country,
+                zip=zip_code,
+                stateprovince=Venue.derive_stateprovince(state, province, country),
+                phone=f"+1 555 {n:07d}"[:16],
+                website=f"https://venue{n}.example.org",
+                geo_lat=round(lat + rng.uniform(-0.05, 0.05), 6) if located else None,
+                geo_lng=round(lng + rng.uniform(-0.05, 0.05), 6) if located else None,
+                image=rng.choice(images) if rng.random() < 0.3 else None,
+            )
+        )
     Venue.objects.bulk_create(venues, batch_size=BATCH_SIZE)
     return venues, zones
 
@@ -236,12 +347,22 @@ def _seed_organizers(count, author, images, rng, now):
     organizers = []
     for n, organizer_id in enumerate(ids, start=1):
         title = f"{ORGANIZER_NAMES[n % len(ORGANIZER_NAMES)]} {n}"
-        organizers.append(Organizer(
-            id=organizer_id, title=title, title_en=title, slug=sanitize_title(title), status=PostStatus.PUBLISH,
-            description=f"<p>{rng.choice(SENTENCES)}</p>", author=author, date=now - dt.timedelta(days=rng.randrange(1, 900)),
-            phone=f"+44 20 {n:07d}", website=f"https://organizer{n}.example.org", email=f"contact{n}@example.org",
-            image=rng.choice(images) if rng.random() < 0.2 else None,
-        ))
+        organizers.append(
+            Organizer(
+                id=organizer_id,
+                title=title,
+                title_en=title,
+                slug=sanitize_title(title),
+                status=PostStatus.PUBLISH,
+                description=f"<p>{rng.choice(SENTENCES)}</p>",
+                author=author,
+                date=now - dt.timedelta(days=rng.randrange(1, 900)),
+                phone=f"+44 20 {n:07d}",
+                website=f"https://organizer{n}.example.org",
+                email=f"contact{n}@example.org",
+                image=rng.choice(images) if rng.random() < 0.2 else None,
+            )
+        )
     Organizer.objects.bulk_create(organizers, batch_size=BATCH_SIZE)
     return organizers
 
@@ -276,16 +397,25 @@ def _build_event(index, event_id, rng, now, author, venues, venue_zones, images,
     description = "".join(f"<p>{' '.join(rng.sample(SENTENCES, 2))}</p>\n" for _ in range(paragraphs))
     cost = rng.choice(COSTS)
     event = Event(
-        id=event_id, status=status, author=author, venue=venue,
+        id=event_id,
+        status=status,
+        author=author,
+        venue=venue,
         **_translated("title", names, index),
-        description=description, description_en=description,
+        description=description,
+        description_en=description,
         excerpt=rng.choice(SENTENCES) if rng.random() < 0.3 else "",
         slug="" if status in (PostStatus.DRAFT, PostStatus.PENDING) else sanitize_title(names[0]),
-        date=now + dt.timedelta(days=rng.randrange(1, 30)) if status == PostStatus.FUTURE else now - dt.timedelta(days=rng.randrange(1, 365)),
-        cost=cost, currency_symbol="$" if cost and rng.random() < 0.5 else "",
-        currency_position="prefix" if cost else "", currency_code="USD" if cost else "",
+        date=now + dt.timedelta(days=rng.randrange(1, 30))
+        if status == PostStatus.FUTURE
+        else now - dt.timedelta(days=rng.randrange(1, 365)),
+        cost=cost,
+        currency_symbol="$" if cost and rng.random() < 0.5 else "",
+        currency_position="prefix" if cost else "",
+        currency_code="USD" if cost else "",
         website=f"https://example.org/events/{index + 1}" if rng.random() < 0.2 else None,
-        featured=rng.random() < 0.05, sticky=rng.random() < 0.01,
+        featured=rng.random() < 0.05,
+        sticky=rng.random() < 0.01,
         hide_from_listings=rng.random() < 0.02,
         image=rng.choice(images) if rng.random() < 0.3 else None,
     )
@@ -324,7 +454,9 @@ def seed_calendar(n_events=10_000, *, seed=20240601, now=None, batch_size=BATCH_
             ids = PostIdentity.allocate(PostKind.EVENT, size)
             events, links, terms = [], [], []
             for offset, event_id in enumerate(ids):
-                event, category = _build_event(start + offset, event_id, rng, now, author, venues, venue_zones, images, leaves)
+                event, category = _build_event(
+                    start + offset, event_id, rng, now, author, venues, venue_zones, images, leaves
+                )
                 events.append(event)
                 chosen = rng.choices([0, 1, 2], weights=[10, 70, 20])[0]
                 for position, organizer in enumerate(rng.sample(organizers, chosen)):
@@ -343,7 +475,12 @@ def seed_calendar(n_events=10_000, *, seed=20240601, now=None, batch_size=BATCH_
                 progress(start + size, n_events)
         recount_all_terms()
     return SeedSummary(
-        events=n_events, venues=len(venues), organizers=len(organizers),
-        categories=len(categories), tags=len(tags), images=len(images),
-        organizer_links=organizer_links, term_links=term_links,
+        events=n_events,
+        venues=len(venues),
+        organizers=len(organizers),
+        categories=len(categories),
+        tags=len(tags),
+        images=len(images),
+        organizer_links=organizer_links,
+        term_links=term_links,
     )

@@ -1,5 +1,6 @@
 """Settings of the benchmarked site: the production settings plus the floor view, query counting and
 the memories switched off (bench/run.py --without-memory)."""
+
 import os
 
 from calendar_site.settings import *  # noqa: F401,F403

@@ -1,4 +1,5 @@
 """The site's URLs plus `/bench/floor`, the trivial JSON view that measures the framework's floor."""
+
 from django.http import JsonResponse
 from django.urls import path
 

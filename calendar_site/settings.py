@@ -3,6 +3,7 @@
 Every variable is listed, with its default, in docs/configuration.md; `.env.example` is a production
 environment that `manage.py check --deploy` passes (docs/deployment.md).
 """
+
 import os
 from pathlib import Path
 
@@ -165,7 +166,9 @@ MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT", BASE_DIR / "media"))
 # REDIS_URL (e.g. redis://127.0.0.1:6379/1) gives every process one shared cache; without it each
 # process keeps its own in memory, which is fine for one process but not for the read cache below.
 if os.environ.get("REDIS_URL"):
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": os.environ["REDIS_URL"]}}
+    CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": os.environ["REDIS_URL"]}
+    }
 
 # The events app reads its own settings from this one dict (see events/conf.py for defaults).
 EVENTS = {

@@ -1,4 +1,5 @@
 """URLs of the demo site: the admin, and the calendar's REST root in three languages."""
+
 from django.conf import settings
 from django.conf.urls.i18n import i18n_patterns
 from django.conf.urls.static import static

@@ -6,6 +6,7 @@ AnnouncedUpdates), and `finished()` as the last step of a service's transaction 
 `batch()` of several). Whatever derives
 data from the records (the API's rendering store) listens, so writers need not know it.
 """
+
 from contextlib import contextmanager
 from contextvars import ContextVar
 

@@ -1,4 +1,5 @@
 """The app's settings, read lazily from the `EVENTS` dict of the Django settings (like DRF's api_settings)."""
+
 from django.conf import settings
 from django.core.signals import setting_changed
 

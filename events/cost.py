@@ -1,4 +1,5 @@
 """Event cost parsing and display that mirror The Events Calendar's Tribe__Events__Cost_Utils."""
+
 from __future__ import annotations
 
 import math
@@ -116,8 +117,9 @@ def cost_values(values: list[str]) -> list[str]:
     return numbers + words
 
 
-def format_cost(values: list[str], symbol: str, position: str, default_symbol: str = "$",
-                free_label: str = "Free") -> str:
+def format_cost(
+    values: list[str], symbol: str, position: str, default_symbol: str = "$", free_label: str = "Free"
+) -> str:
     """The plugin's `cost` string: "Free", "$5" or "$5 – $50"; a cost without numbers as stored."""
     values = [value for value in values if value]
     if not values:

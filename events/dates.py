@@ -1,4 +1,5 @@
 """Date parsing, formatting and zone helpers that mirror what The Events Calendar does with PHP dates."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -29,25 +30,47 @@ class ParsedDate:
 # instead of being half-read.
 
 _WEEKDAYS = {
-    "monday": 0, "mon": 0,
-    "tuesday": 1, "tues": 1, "tue": 1,
-    "wednesday": 2, "wed": 2,
-    "thursday": 3, "thurs": 3, "thur": 3, "thu": 3,
-    "friday": 4, "fri": 4,
-    "saturday": 5, "sat": 5,
-    "sunday": 6, "sun": 6,
+    "monday": 0,
+    "mon": 0,
+    "tuesday": 1,
+    "tues": 1,
+    "tue": 1,
+    "wednesday": 2,
+    "wed": 2,
+    "thursday": 3,
+    "thurs": 3,
+    "thur": 3,
+    "thu": 3,
+    "friday": 4,
+    "fri": 4,
+    "saturday": 5,
+    "sat": 5,
+    "sunday": 6,
+    "sun": 6,
 }
 
 # timelib folds weeks and fortnights into days before applying them.
 _UNITS = {
-    "sec": ("seconds", 1), "secs": ("seconds", 1), "second": ("seconds", 1), "seconds": ("seconds", 1),
-    "min": ("minutes", 1), "mins": ("minutes", 1), "minute": ("minutes", 1), "minutes": ("minutes", 1),
-    "hour": ("hours", 1), "hours": ("hours", 1),
-    "day": ("days", 1), "days": ("days", 1),
-    "week": ("days", 7), "weeks": ("days", 7),
-    "fortnight": ("days", 14), "fortnights": ("days", 14),
-    "month": ("months", 1), "months": ("months", 1),
-    "year": ("years", 1), "years": ("years", 1),
+    "sec": ("seconds", 1),
+    "secs": ("seconds", 1),
+    "second": ("seconds", 1),
+    "seconds": ("seconds", 1),
+    "min": ("minutes", 1),
+    "mins": ("minutes", 1),
+    "minute": ("minutes", 1),
+    "minutes": ("minutes", 1),
+    "hour": ("hours", 1),
+    "hours": ("hours", 1),
+    "day": ("days", 1),
+    "days": ("days", 1),
+    "week": ("days", 7),
+    "weeks": ("days", 7),
+    "fortnight": ("days", 14),
+    "fortnights": ("days", 14),
+    "month": ("months", 1),
+    "months": ("months", 1),
+    "year": ("years", 1),
+    "years": ("years", 1),
 }
 
 
@@ -60,11 +83,17 @@ _MERIDIEM = r"(?P<meridiem>[ap])\.?m\.?(?![a-z])"
 
 _TOKENS = [
     # 2018-01-05 or 2018/1/5; a "T" glued to a clock time is the ISO 8601 date/time separator.
-    ("date", r"(?P<year>\d{4})(?P<sep>[-/])(?P<month>\d{1,2})(?P=sep)(?P<day>\d{1,2})(?!\d)"
-             r"(?:t(?=\d{1,2}:\d{2}))?"),
-    ("clock", r"(?P<hour>\d{1,2}):(?P<minute>\d{2})"
-              r"(?::(?P<second>\d{2})(?:[.,](?P<fraction>\d{1,6})\d*)?)?(?!\d)"
-              rf"(?:\s*{_MERIDIEM})?"),
+    (
+        "date",
+        r"(?P<year>\d{4})(?P<sep>[-/])(?P<month>\d{1,2})(?P=sep)(?P<day>\d{1,2})(?!\d)"
+        r"(?:t(?=\d{1,2}:\d{2}))?",
+    ),
+    (
+        "clock",
+        r"(?P<hour>\d{1,2}):(?P<minute>\d{2})"
+        r"(?::(?P<second>\d{2})(?:[.,](?P<fraction>\d{1,6})\d*)?)?(?!\d)"
+        rf"(?:\s*{_MERIDIEM})?",
+    ),
     ("hour_meridiem", rf"(?P<hour>\d{{1,2}})\s*{_MERIDIEM}"),
     ("relative", rf"(?P<sign>[+-]?)\s*(?P<amount>\d+)\s*(?P<unit>{_alternatives(_UNITS)})(?![a-z])"),
     ("offset", r"(?P<sign>[+-])(?P<hours>\d{2}):?(?P<minutes>\d{2})(?!\d)"),
@@ -127,9 +156,16 @@ def _read_token(parts, kind, match):
         parts.set("base", ("date", dt.date(int(groups["year"]), int(groups["month"]), int(groups["day"]))))
     elif kind == "clock":
         fraction = groups["fraction"] or ""
-        parts.set("time", _clock_time(
-            int(groups["hour"]), int(groups["minute"]), int(groups["second"] or 0),
-            int(fraction.ljust(6, "0")) if fraction else 0, groups["meridiem"]))
+        parts.set(
+            "time",
+            _clock_time(
+                int(groups["hour"]),
+                int(groups["minute"]),
+                int(groups["second"] or 0),
+                int(fraction.ljust(6, "0")) if fraction else 0,
+                groups["meridiem"],
+            ),
+        )
     elif kind == "hour_meridiem":
         parts.set("time", _clock_time(int(groups["hour"]), meridiem=groups["meridiem"]))
     elif kind == "relative":
@@ -238,8 +274,7 @@ def parse_date_input(value, tz: dt.tzinfo, now: dt.datetime) -> ParsedDate:
 def format_wp(value: dt.datetime) -> str:
     """The MySQL-style "Y-m-d H:i:s" string WordPress uses for dates, without a zone."""
     # Formatted field by field: strftime("%Y") does not zero-pad years below 1000 on glibc.
-    return (f"{value.year:04d}-{value.month:02d}-{value.day:02d} "
-            f"{value.hour:02d}:{value.minute:02d}:{value.second:02d}")
+    return f"{value.year:04d}-{value.month:02d}-{value.day:02d} {value.hour:02d}:{value.minute:02d}:{value.second:02d}"
 
 
 def date_details(value: dt.datetime) -> dict:
@@ -257,8 +292,9 @@ def date_details(value: dt.datetime) -> dict:
 # --- zones ---------------------------------------------------------------------------------------
 
 # WordPress stores a manual offset as "UTC+5", "UTC-3.5" (decimal hours) and shows "UTC+5:30".
-_OFFSET_NAME_RE = re.compile(r"UTC(?P<sign>[+-])(?P<hours>\d{1,2})(?:\.(?P<decimal>\d+)|:(?P<minutes>\d{2}))?",
-                             re.ASCII | re.IGNORECASE)
+_OFFSET_NAME_RE = re.compile(
+    r"UTC(?P<sign>[+-])(?P<hours>\d{1,2})(?:\.(?P<decimal>\d+)|:(?P<minutes>\d{2}))?", re.ASCII | re.IGNORECASE
+)
 
 
 def _offset_zone(name):

@@ -4,6 +4,7 @@ Each carries a human message (a lazily translated string, read in the language a
 shown) and, where the refusal is about one field, that field's domain name in `field`. The API maps
 them to the contract's codes at its edge (events.api.errors); the admin shows them on its forms.
 """
+
 from django.db import InterfaceError, OperationalError
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
@@ -104,7 +105,9 @@ class CouldNotWrite(CalendarError):
 class CursorExpired(CalendarError):
     """A changes-feed cursor older than the change log keeps: entries after it may be gone."""
 
-    message = _("This cursor is older than the change log keeps. Read the calendar again, then follow the changes from a new cursor.")
+    message = _(
+        "This cursor is older than the change log keeps. Read the calendar again, then follow the changes from a new cursor."
+    )
 
 
 class DuplicateApplicationName(CalendarError):

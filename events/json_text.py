@@ -1,4 +1,5 @@
 """JSON text exactly as the API sends it (compact, UTF-8, strict): written once, by the API or the store."""
+
 import json
 
 from rest_framework.utils import encoders

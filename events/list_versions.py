@@ -7,6 +7,7 @@ for every later statement that sees the same versions of the tables it reads (Re
 process alike (docs/decisions.md, docs/architecture-memories.md). A statement that reads a table
 without a version depends on the whole snapshot instead.
 """
+
 import json
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -17,8 +18,14 @@ from django.db import connections, router
 
 RENDERED_TABLE = "events_renderedrecord"
 VERSIONED_TABLES = (
-    "events_event", "events_event_terms", "events_eventorganizer", "events_venue", "events_organizer", "events_term",
-    "events_attachment", RENDERED_TABLE,  # the last one since migration 0008
+    "events_event",
+    "events_event_terms",
+    "events_eventorganizer",
+    "events_venue",
+    "events_organizer",
+    "events_term",
+    "events_attachment",
+    RENDERED_TABLE,  # the last one since migration 0008
 )
 DISPLAY = ":display"
 # What the page and count statements read beside their rows: the snapshot, and the versions
@@ -111,4 +118,3 @@ def tables_key(names, state):
         return state
     known = json.loads(versions)
     return tuple(known.get(name) for name in names)
-

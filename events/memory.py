@@ -4,6 +4,7 @@ A value is remembered with what it is valid for and recalled only when asked wit
 again; nothing is deleted to invalidate. Each memory is registered by name (MEMORIES): the names
 are what `EVENTS["FORGETFUL_MEMORIES"]` switches off, to measure what each memory buys.
 """
+
 import threading
 from collections import OrderedDict
 
@@ -54,7 +55,9 @@ class Memory:
                 self._bytes -= self.size(previous[1])
             self._entries[key] = (valid_for, value)
             self._bytes += size
-            while len(self._entries) > self.max_entries or (self.max_bytes is not None and self._bytes > self.max_bytes):
+            while len(self._entries) > self.max_entries or (
+                self.max_bytes is not None and self._bytes > self.max_bytes
+            ):
                 _key, (_valid_for, dropped) = self._entries.popitem(last=False)
                 if self.max_bytes is not None:
                     self._bytes -= self.size(dropped)

@@ -1,4 +1,5 @@
 """A series' rules in words, in the active language ("Every Tuesday and Thursday until 30 June 2027")."""
+
 import datetime as dt
 
 from django.utils import formats
@@ -13,13 +14,19 @@ DAY_CODES = ("MO", "TU", "WE", "TH", "FR", "SA", "SU")
 
 def ordinal(position):
     names = {
-        1: _("first"), 2: _("second"), 3: _("third"), 4: _("fourth"), 5: _("fifth"), -1: _("last"), -2: _("second to last"),
+        1: _("first"),
+        2: _("second"),
+        3: _("third"),
+        4: _("fourth"),
+        5: _("fifth"),
+        -1: _("last"),
+        -2: _("second to last"),
     }
     return names.get(position)
 
 
 def joined(items):
-    """"a, b and c" in the language."""
+    """ "a, b and c" in the language."""
     items = [str(item) for item in items]
     if len(items) < 2:
         return "".join(items)
@@ -67,12 +74,18 @@ def rule_in_words(rule, zone):
     days = _days(parts["BYDAY"]) if "BYDAY" in parts else ([], [])
     month_days = _numbers(parts["BYMONTHDAY"]) if "BYMONTHDAY" in parts else []
     months = _numbers(parts["BYMONTH"]) if "BYMONTH" in parts else []
-    unsaid = days is None or month_days is None or months is None or any(
-        name in parts for name in ("BYSETPOS", "BYYEARDAY", "BYWEEKNO", "BYHOUR", "BYMINUTE", "BYSECOND")
+    unsaid = (
+        days is None
+        or month_days is None
+        or months is None
+        or any(name in parts for name in ("BYSETPOS", "BYYEARDAY", "BYWEEKNO", "BYHOUR", "BYMINUTE", "BYSECOND"))
     )
     if unsaid:
         sentence = {
-            "DAILY": _("Repeats daily"), "WEEKLY": _("Repeats weekly"), "MONTHLY": _("Repeats monthly"), "YEARLY": _("Repeats yearly"),
+            "DAILY": _("Repeats daily"),
+            "WEEKLY": _("Repeats weekly"),
+            "MONTHLY": _("Repeats monthly"),
+            "YEARLY": _("Repeats yearly"),
         }.get(frequency, _("Repeats"))
     else:
         plain, positioned = days
@@ -85,10 +98,14 @@ def rule_in_words(rule, zone):
             sentence = _("%(period)s on %(days)s") % {"period": sentence, "days": joined(positioned)}
         if month_days:
             sentence = ngettext("%(period)s on day %(days)s", "%(period)s on days %(days)s", len(month_days)) % {
-                "period": sentence, "days": joined(month_days),
+                "period": sentence,
+                "days": joined(month_days),
             }
         if months:
-            sentence = _("%(period)s in %(months)s") % {"period": sentence, "months": joined(MONTHS[month] for month in months if 1 <= month <= 12)}
+            sentence = _("%(period)s in %(months)s") % {
+                "period": sentence,
+                "months": joined(MONTHS[month] for month in months if 1 <= month <= 12),
+            }
     return sentence + _ending(parts, zone)
 
 

@@ -2,6 +2,7 @@
 
 One place answers "may this user do X to this record?", for the API and the admin alike.
 """
+
 import datetime as dt
 import functools
 
@@ -11,7 +12,13 @@ from django.db import DEFAULT_DB_ALIAS, connection, connections, router
 
 from .models import PostKind, PostStatus
 
-ADMINISTRATOR, EDITOR, AUTHOR, CONTRIBUTOR, SUBSCRIBER = "administrator", "editor", "author", "contributor", "subscriber"
+ADMINISTRATOR, EDITOR, AUTHOR, CONTRIBUTOR, SUBSCRIBER = (
+    "administrator",
+    "editor",
+    "author",
+    "contributor",
+    "subscriber",
+)
 ROLES = [ADMINISTRATOR, EDITOR, AUTHOR, CONTRIBUTOR, SUBSCRIBER]
 
 # The plural word of each kind in permission codenames (events.edit_venues, ...).
@@ -29,8 +36,10 @@ def _kind_permissions(*rights):
 
 # docs/contract/auth.md §2: editors and administrators hold every right of the calendar.
 ROLE_PERMISSIONS = {
-    ADMINISTRATOR: _kind_permissions(EDIT, PUBLISH, EDIT_PUBLISHED, EDIT_OTHERS) + [MANAGE_CATEGORIES, MANAGE_TAGS, UPLOAD_FILES],
-    EDITOR: _kind_permissions(EDIT, PUBLISH, EDIT_PUBLISHED, EDIT_OTHERS) + [MANAGE_CATEGORIES, MANAGE_TAGS, UPLOAD_FILES],
+    ADMINISTRATOR: _kind_permissions(EDIT, PUBLISH, EDIT_PUBLISHED, EDIT_OTHERS)
+    + [MANAGE_CATEGORIES, MANAGE_TAGS, UPLOAD_FILES],
+    EDITOR: _kind_permissions(EDIT, PUBLISH, EDIT_PUBLISHED, EDIT_OTHERS)
+    + [MANAGE_CATEGORIES, MANAGE_TAGS, UPLOAD_FILES],
     AUTHOR: _kind_permissions(EDIT, PUBLISH, EDIT_PUBLISHED) + [MANAGE_CATEGORIES, UPLOAD_FILES],
     CONTRIBUTOR: _kind_permissions(EDIT),
     SUBSCRIBER: [],

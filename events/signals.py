@@ -4,6 +4,7 @@ A count changes when a link between an event and a term appears or goes, and whe
 enters or leaves the published status. Writes that send no signal (bulk_create, queryset update)
 recount themselves: see events.services.terms.recount_all_terms().
 """
+
 from django.db.models.signals import m2m_changed, post_delete, post_save, pre_delete
 
 from .models import Event

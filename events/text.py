@@ -241,7 +241,7 @@ def _primes_and_closing_quotes(text: str, needle: str, prime: str, open_flag: st
                     position = sentence.rfind(_PRIME_OR_QUOTE_FLAG + ".")
                     if position == -1:
                         position = sentence.rfind(_PRIME_OR_QUOTE_FLAG)
-                    sentence = sentence[:position] + close_quote + sentence[position + len(_PRIME_OR_QUOTE_FLAG):]
+                    sentence = sentence[:position] + close_quote + sentence[position + len(_PRIME_OR_QUOTE_FLAG) :]
                 sentence = _FLAG_AFTER_DIGIT.sub(prime, sentence)
             # Flags and the entities they become end in no digit, so the primes may come last.
             sentence = prime_pattern.sub(prime, sentence.replace(_PRIME_OR_QUOTE_FLAG, close_quote))

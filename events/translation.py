@@ -1,4 +1,5 @@
 """django-modeltranslation registrations: the text clients read in English, 简体 and 繁體."""
+
 from modeltranslation.translator import TranslationOptions, register
 
 from .models import Category, Event, Organizer, Tag, Term, Venue

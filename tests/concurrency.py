@@ -1,4 +1,5 @@
 """Concurrent callers for the race tests: each in a thread with its own database connection."""
+
 import threading
 
 from django.db import connection

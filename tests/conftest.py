@@ -1,4 +1,5 @@
 """Fixtures shared by the suite: API clients per role, the namespace URL, an isolated media folder."""
+
 import base64
 import json
 
@@ -132,7 +133,11 @@ def comparable_endpoints(endpoints):
         {
             **endpoint,
             "args": {
-                name: {key: value for key, value in arg.items() if not (key == "default" and name in ("start_date", "end_date"))}
+                name: {
+                    key: value
+                    for key, value in arg.items()
+                    if not (key == "default" and name in ("start_date", "end_date"))
+                }
                 for name, arg in endpoint["args"].items()
             },
         }

@@ -1,4 +1,5 @@
 """Test data builders: records as the API would store them, with sensible defaults."""
+
 import datetime as dt
 import itertools
 
@@ -68,7 +69,9 @@ def make_venue(title=None, *, status=PostStatus.PUBLISH, slug=None, **fields):
 
 def make_organizer(title=None, *, status=PostStatus.PUBLISH, slug=None, **fields):
     title = title or f"Organizer {next(_sequence)}"
-    return Organizer.objects.create(title=title, status=status, slug=_slug_for(Organizer, title, status, slug), **fields)
+    return Organizer.objects.create(
+        title=title, status=status, slug=_slug_for(Organizer, title, status, slug), **fields
+    )
 
 
 def make_category(name=None, *, slug=None, parent=None, **fields):

@@ -5,6 +5,7 @@ reads (events.list_versions.Reads). A join added to a list without its table in 
 would let a total outlive a change to what it counts; the suite's fixture `declared_reads_hold`
 (conftest.py) checks every list statement any test builds with `undeclared()`.
 """
+
 import importlib
 import re
 

@@ -1,4 +1,5 @@
 """The editors' admin: every page answers, saves go through the API's rules, roles limit what is seen and changed."""
+
 import datetime as dt
 from io import BytesIO, StringIO
 
@@ -37,21 +38,40 @@ def editor():
 def event_form(**overrides):
     """The fields the event add/change form posts, with an empty organizer inline."""
     data = {
-        "title_en": "Jazz night", "title_zh_hans": "爵士之夜", "title_zh_hant": "爵士之夜",
+        "title_en": "Jazz night",
+        "title_zh_hans": "爵士之夜",
+        "title_zh_hant": "爵士之夜",
         "slug": "",
-        "start_0": "2030-07-01", "start_1": "19:30:00",
-        "end_0": "2030-07-01", "end_1": "22:00:00",
+        "start_0": "2030-07-01",
+        "start_1": "19:30:00",
+        "end_0": "2030-07-01",
+        "end_1": "22:00:00",
         "timezone_name": "America/New_York",
         "venue": "",
-        "description_en": "", "description_zh_hans": "", "description_zh_hant": "",
-        "excerpt_en": "", "excerpt_zh_hans": "", "excerpt_zh_hant": "",
-        "cost_text": "", "currency_symbol": "", "currency_position": "", "currency_code": "",
+        "description_en": "",
+        "description_zh_hans": "",
+        "description_zh_hant": "",
+        "excerpt_en": "",
+        "excerpt_zh_hans": "",
+        "excerpt_zh_hant": "",
+        "cost_text": "",
+        "currency_symbol": "",
+        "currency_position": "",
+        "currency_code": "",
         "status": "publish",
-        "date_0": "2024-01-01", "date_1": "10:00:00",
-        "author": "", "password": "", "image": "", "post_parent": "",
-        "website": "", "show_map": "unknown", "show_map_link": "unknown",
-        "organizer_links-TOTAL_FORMS": "0", "organizer_links-INITIAL_FORMS": "0",
-        "organizer_links-MIN_NUM_FORMS": "0", "organizer_links-MAX_NUM_FORMS": "1000",
+        "date_0": "2024-01-01",
+        "date_1": "10:00:00",
+        "author": "",
+        "password": "",
+        "image": "",
+        "post_parent": "",
+        "website": "",
+        "show_map": "unknown",
+        "show_map_link": "unknown",
+        "organizer_links-TOTAL_FORMS": "0",
+        "organizer_links-INITIAL_FORMS": "0",
+        "organizer_links-MIN_NUM_FORMS": "0",
+        "organizer_links-MAX_NUM_FORMS": "1000",
     }
     data.update(overrides)
     return {key: value for key, value in data.items() if value is not None}
@@ -75,9 +95,14 @@ def png_upload(name="upload.png", size=(600, 400)):
 # Every page answers -----------------------------------------------------------------------------
 
 RECORDS = {
-    "event": lambda: make_event("Opening concert", venue=make_venue(), organizers=[make_organizer()],
-                                categories=[make_category("Music")], tags=[make_tag("outdoor")],
-                                image=make_image()),
+    "event": lambda: make_event(
+        "Opening concert",
+        venue=make_venue(),
+        organizers=[make_organizer()],
+        categories=[make_category("Music")],
+        tags=[make_tag("outdoor")],
+        image=make_image(),
+    ),
     "venue": lambda: make_venue("City hall", city="Boston", geo_lat=42.36, geo_lng=-71.06),
     "organizer": lambda: make_organizer("Friends of music", email="friends@example.org"),
     "category": lambda: make_category("Theatre", parent=make_category("Arts")),
@@ -97,8 +122,14 @@ def test_changelist_add_and_change_pages_answer(editor, model):
 
 @pytest.mark.parametrize(
     "query",
-    ["status__exact=publish", "featured__exact=1", "start_utc__year=2030", "q=concert", "all_day__exact=0",
-     "start_utc__gte=2020-01-01+00%3A00%3A00%2B00%3A00"],
+    [
+        "status__exact=publish",
+        "featured__exact=1",
+        "start_utc__year=2030",
+        "q=concert",
+        "all_day__exact=0",
+        "start_utc__gte=2020-01-01+00%3A00%3A00%2B00%3A00",
+    ],
     ids=["status", "featured", "date-hierarchy", "search", "all-day", "date-range"],
 )
 def test_event_changelist_filters_answer(editor, query):
@@ -127,6 +158,7 @@ def test_index_hides_the_term_picker_and_lists_each_kind(editor):
 
 
 # Saving an event --------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("prefix", ["", "/zh-hans", "/zh-hant"], ids=["en", "zh-hans", "zh-hant"])
 def test_event_saved_through_the_admin_in_each_language(editor, prefix):
@@ -160,8 +192,15 @@ def test_event_shows_and_keeps_its_wall_clock_on_change(editor):
     form = response.context["adminform"].form
     assert form.initial["start"] == dt.datetime(2030, 3, 5, 14, 0)
 
-    data = event_form(title_en="Tea ceremony", start_0="2030-03-05", start_1="15:00:00", end_0="2030-03-05",
-                      end_1="16:00:00", timezone_name="Asia/Shanghai", slug=event.slug)
+    data = event_form(
+        title_en="Tea ceremony",
+        start_0="2030-03-05",
+        start_1="15:00:00",
+        end_0="2030-03-05",
+        end_1="16:00:00",
+        timezone_name="Asia/Shanghai",
+        slug=event.slug,
+    )
     assert editor.post(f"/admin/events/event/{event.pk}/change/", data).status_code == 302
     event.refresh_from_db()
     assert event.start_utc == dt.datetime(2030, 3, 5, 7, 0, tzinfo=dt.UTC)
@@ -230,6 +269,7 @@ def test_category_and_tag_pickers_offer_one_taxonomy_each(editor):
 
 # Roles ------------------------------------------------------------------------------------------
 
+
 def test_a_contributor_cannot_change_an_administrators_event():
     administrator = make_user("administrator")
     event = make_event("Board meeting", author=administrator)
@@ -291,8 +331,15 @@ def test_a_contributor_edits_their_own_draft():
         ("author", "attachment", 200),
         ("subscriber", "event", 302),
     ],
-    ids=["contributor-category", "author-category", "author-tag", "editor-tag", "contributor-upload",
-         "author-upload", "subscriber-not-staff"],
+    ids=[
+        "contributor-category",
+        "author-category",
+        "author-tag",
+        "editor-tag",
+        "contributor-upload",
+        "author-upload",
+        "subscriber-not-staff",
+    ],
 )
 def test_add_pages_follow_the_role_capabilities(role, model, status):
     client = staff_client(role)
@@ -301,9 +348,18 @@ def test_add_pages_follow_the_role_capabilities(role, model, status):
 
 # Terms ------------------------------------------------------------------------------------------
 
+
 def term_form(**fields):
-    data = {"name_en": "", "name_zh_hans": "", "name_zh_hant": "", "slug": "", "parent": "",
-            "description_en": "", "description_zh_hans": "", "description_zh_hant": ""}
+    data = {
+        "name_en": "",
+        "name_zh_hans": "",
+        "name_zh_hant": "",
+        "slug": "",
+        "parent": "",
+        "description_en": "",
+        "description_zh_hans": "",
+        "description_zh_hant": "",
+    }
     data.update(fields)
     return data
 
@@ -314,14 +370,20 @@ def test_category_saved_in_three_languages_with_a_parent(editor):
     response = editor.post("/zh-hant/admin/events/category/add/", data)
     assert response.status_code == 302, response.context["adminform"].form.errors
     category = Category.objects.get(parent=arts)
-    assert (category.name_en, category.name_zh_hans, category.name_zh_hant) == ("Music &amp; Dance", "音乐与舞蹈", "音樂與舞蹈")
+    assert (category.name_en, category.name_zh_hans, category.name_zh_hant) == (
+        "Music &amp; Dance",
+        "音乐与舞蹈",
+        "音樂與舞蹈",
+    )
     assert category.slug == "music-dance"
 
 
 def test_category_cannot_go_under_its_own_child(editor):
     parent = make_category("Arts")
     child = make_category("Theatre", parent=parent)
-    response = editor.post(f"/admin/events/category/{parent.pk}/change/", term_form(name_en="Arts", slug="arts", parent=str(child.pk)))
+    response = editor.post(
+        f"/admin/events/category/{parent.pk}/change/", term_form(name_en="Arts", slug="arts", parent=str(child.pk))
+    )
     assert response.status_code == 200
     assert "parent" in response.context["adminform"].form.errors
 
@@ -343,6 +405,7 @@ def test_deleting_a_category_lifts_its_children(editor):
 
 
 # Images -----------------------------------------------------------------------------------------
+
 
 def test_uploaded_image_gets_its_sizes_and_author(editor):
     response = editor.post("/admin/events/attachment/add/", {"file": png_upload(), "title": "Poster"})
@@ -372,6 +435,7 @@ def test_deleting_an_image_removes_its_files(editor, django_capture_on_commit_ca
 
 # Languages --------------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize(
     "prefix, heading",
     [("", "Site administration"), ("/zh-hans", "站点管理"), ("/zh-hant", "網站管理")],
@@ -392,13 +456,34 @@ def test_login_page_offers_the_languages():
 
 def test_venue_saved_with_address_and_coordinates(editor):
     data = {
-        "title_en": "Harbour hall", "title_zh_hans": "海港礼堂", "title_zh_hant": "海港禮堂", "slug": "",
-        "address": "1 Pier Road", "city": "Hong Kong", "zip": "", "state": "", "province": "Hong Kong Island",
-        "country": "Hong Kong", "geo_lat": "22.28", "geo_lng": "114.16", "phone": "", "website": "",
-        "description_en": "", "description_zh_hans": "", "description_zh_hant": "",
-        "excerpt_en": "", "excerpt_zh_hans": "", "excerpt_zh_hant": "",
-        "status": "publish", "date_0": "2024-01-01", "date_1": "10:00:00", "author": "", "password": "",
-        "image": "", "show_map": "unknown", "show_map_link": "unknown",
+        "title_en": "Harbour hall",
+        "title_zh_hans": "海港礼堂",
+        "title_zh_hant": "海港禮堂",
+        "slug": "",
+        "address": "1 Pier Road",
+        "city": "Hong Kong",
+        "zip": "",
+        "state": "",
+        "province": "Hong Kong Island",
+        "country": "Hong Kong",
+        "geo_lat": "22.28",
+        "geo_lng": "114.16",
+        "phone": "",
+        "website": "",
+        "description_en": "",
+        "description_zh_hans": "",
+        "description_zh_hant": "",
+        "excerpt_en": "",
+        "excerpt_zh_hans": "",
+        "excerpt_zh_hant": "",
+        "status": "publish",
+        "date_0": "2024-01-01",
+        "date_1": "10:00:00",
+        "author": "",
+        "password": "",
+        "image": "",
+        "show_map": "unknown",
+        "show_map_link": "unknown",
     }
     assert editor.post("/admin/events/venue/add/", data).status_code == 302
     venue = Venue.objects.get()

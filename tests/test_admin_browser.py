@@ -1,5 +1,6 @@
 """An editor in a real browser (Debian's Chromium driven by Playwright, scripts on): an event with a
 rich-text description and organizers in order, in English and in Traditional Chinese."""
+
 import datetime as dt
 from io import StringIO
 

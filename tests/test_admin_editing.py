@@ -1,4 +1,5 @@
 """The admin as an editor's tool (issue 15): read-only values, plain-text names, popups, bulk actions, the list."""
+
 import datetime as dt
 import re
 
@@ -30,11 +31,17 @@ def readonly_values(response):
 
 # Read-only views --------------------------------------------------------------------------------
 
+
 def test_a_contributor_viewing_someone_elses_event_reads_its_real_values():
     event = make_event(
-        "Board meeting", author=make_user("administrator"), start=dt.datetime(2030, 3, 5, 14, 0),
-        end=dt.datetime(2030, 3, 5, 16, 30), timezone_name="Europe/Berlin",
-        categories=[make_category("Arts & Culture")], tags=[make_tag("outdoor")], cost=["€15", "€25"],
+        "Board meeting",
+        author=make_user("administrator"),
+        start=dt.datetime(2030, 3, 5, 14, 0),
+        end=dt.datetime(2030, 3, 5, 16, 30),
+        timezone_name="Europe/Berlin",
+        categories=[make_category("Arts & Culture")],
+        tags=[make_tag("outdoor")],
+        cost=["€15", "€25"],
     )
     contributor = staff_client("contributor")
 
@@ -48,17 +55,31 @@ def test_a_contributor_viewing_someone_elses_event_reads_its_real_values():
 
 
 def test_an_all_day_event_reads_as_dates_only():
-    event = make_event("Fair", author=make_user("administrator"), start=dt.datetime(2030, 3, 5, 0, 0),
-                       end=dt.datetime(2030, 3, 6, 23, 59, 59), all_day=True)
+    event = make_event(
+        "Fair",
+        author=make_user("administrator"),
+        start=dt.datetime(2030, 3, 5, 0, 0),
+        end=dt.datetime(2030, 3, 6, 23, 59, 59),
+        all_day=True,
+    )
     values = readonly_values(staff_client("contributor").get(f"/admin/events/event/{event.pk}/change/"))
     assert (values["Start"], values["End"]) == ("2030-03-05", "2030-03-06")
 
 
 # Plain-text names -------------------------------------------------------------------------------
 
+
 def term_form(**fields):
-    data = {"name_en": "", "name_zh_hans": "", "name_zh_hant": "", "slug": "", "parent": "",
-            "description_en": "", "description_zh_hans": "", "description_zh_hant": ""}
+    data = {
+        "name_en": "",
+        "name_zh_hans": "",
+        "name_zh_hant": "",
+        "slug": "",
+        "parent": "",
+        "description_en": "",
+        "description_zh_hans": "",
+        "description_zh_hant": "",
+    }
     data.update(fields)
     return data
 
@@ -99,6 +120,7 @@ def test_event_list_filters_and_pickers_show_plain_names(editor):
 
 # Bulk actions -----------------------------------------------------------------------------------
 
+
 def offered_actions(client, model="event"):
     action_form = client.get(f"/admin/events/{model}/").context["action_form"]
     if action_form is None:  # no action at all: the admin hides the selection column
@@ -131,15 +153,36 @@ def test_a_contributor_posting_a_bulk_trash_changes_nothing():
 
 # Venues and organizers made from the event form -------------------------------------------------
 
+
 def venue_form(**overrides):
     data = {
-        "title_en": "Harbour hall", "title_zh_hans": "", "title_zh_hant": "", "slug": "",
-        "address": "", "city": "", "zip": "", "state": "", "province": "", "country": "",
-        "geo_lat": "", "geo_lng": "", "phone": "", "website": "",
-        "description_en": "", "description_zh_hans": "", "description_zh_hant": "",
-        "excerpt_en": "", "excerpt_zh_hans": "", "excerpt_zh_hant": "",
-        "date_0": "2024-01-01", "date_1": "10:00", "author": "", "password": "", "image": "",
-        "show_map": "unknown", "show_map_link": "unknown",
+        "title_en": "Harbour hall",
+        "title_zh_hans": "",
+        "title_zh_hant": "",
+        "slug": "",
+        "address": "",
+        "city": "",
+        "zip": "",
+        "state": "",
+        "province": "",
+        "country": "",
+        "geo_lat": "",
+        "geo_lng": "",
+        "phone": "",
+        "website": "",
+        "description_en": "",
+        "description_zh_hans": "",
+        "description_zh_hant": "",
+        "excerpt_en": "",
+        "excerpt_zh_hans": "",
+        "excerpt_zh_hant": "",
+        "date_0": "2024-01-01",
+        "date_1": "10:00",
+        "author": "",
+        "password": "",
+        "image": "",
+        "show_map": "unknown",
+        "show_map_link": "unknown",
     }
     data.update(overrides)
     return data
@@ -147,22 +190,41 @@ def venue_form(**overrides):
 
 def organizer_form(**overrides):
     data = {
-        "title_en": "Friends of jazz", "title_zh_hans": "", "title_zh_hant": "", "slug": "",
-        "email": "", "phone": "", "website": "",
-        "description_en": "", "description_zh_hans": "", "description_zh_hant": "",
-        "excerpt_en": "", "excerpt_zh_hans": "", "excerpt_zh_hant": "",
-        "date_0": "2024-01-01", "date_1": "10:00", "author": "", "password": "", "image": "",
+        "title_en": "Friends of jazz",
+        "title_zh_hans": "",
+        "title_zh_hant": "",
+        "slug": "",
+        "email": "",
+        "phone": "",
+        "website": "",
+        "description_en": "",
+        "description_zh_hans": "",
+        "description_zh_hant": "",
+        "excerpt_en": "",
+        "excerpt_zh_hans": "",
+        "excerpt_zh_hant": "",
+        "date_0": "2024-01-01",
+        "date_1": "10:00",
+        "author": "",
+        "password": "",
+        "image": "",
     }
     data.update(overrides)
     return data
 
 
 def add_from_popup(client, model, data):
-    response = client.post(f"/admin/events/{model}/add/?_to_field=id&_popup=1", {**data, "_popup": "1", "_to_field": "id"})
-    assert response.status_code == 200 and b"popup_response" in response.content, response.context and response.context["adminform"].form.errors
+    response = client.post(
+        f"/admin/events/{model}/add/?_to_field=id&_popup=1", {**data, "_popup": "1", "_to_field": "id"}
+    )
+    assert response.status_code == 200 and b"popup_response" in response.content, (
+        response.context and response.context["adminform"].form.errors
+    )
 
 
-@pytest.mark.parametrize("event_status, expected", [("publish", "publish"), ("draft", "draft")], ids=["published", "draft"])
+@pytest.mark.parametrize(
+    "event_status, expected", [("publish", "publish"), ("draft", "draft")], ids=["published", "draft"]
+)
 def test_popup_venue_and_organizer_take_the_status_of_the_event_they_were_made_for(editor, event_status, expected):
     from events.models import Organizer, Venue
 
@@ -172,8 +234,13 @@ def test_popup_venue_and_organizer_take_the_status_of_the_event_they_were_made_f
     assert venue.status == organizer.status == "draft"
 
     data = event_form(venue=str(venue.pk), status=event_status)
-    data.update({"organizer_links-TOTAL_FORMS": "1", "organizer_links-0-organizer": str(organizer.pk),
-                 "organizer_links-0-position": "0"})
+    data.update(
+        {
+            "organizer_links-TOTAL_FORMS": "1",
+            "organizer_links-0-organizer": str(organizer.pk),
+            "organizer_links-0-position": "0",
+        }
+    )
     assert editor.post("/admin/events/event/add/", data).status_code == 302
 
     venue.refresh_from_db()
@@ -190,7 +257,10 @@ def test_a_contributors_popup_venue_waits_for_review_with_their_event():
     contributor = staff_client("contributor")
     add_from_popup(contributor, "venue", venue_form())
     venue = Venue.objects.get()
-    assert contributor.post("/admin/events/event/add/", event_form(venue=str(venue.pk), status="pending")).status_code == 302
+    assert (
+        contributor.post("/admin/events/event/add/", event_form(venue=str(venue.pk), status="pending")).status_code
+        == 302
+    )
     venue.refresh_from_db()
     assert venue.status == "pending"
 
@@ -200,8 +270,11 @@ def test_a_venue_made_on_its_own_page_starts_published_for_an_editor(editor):
     assert (form["status"].value(), form["author"].value()) == ("publish", editor.user.pk)
 
 
-@pytest.mark.parametrize("model, maker, form", [("venue", make_venue, venue_form), ("organizer", make_organizer, organizer_form)],
-                         ids=["venue", "organizer"])
+@pytest.mark.parametrize(
+    "model, maker, form",
+    [("venue", make_venue, venue_form), ("organizer", make_organizer, organizer_form)],
+    ids=["venue", "organizer"],
+)
 def test_a_namesake_is_warned_of_before_it_is_made(editor, model, maker, form):
     existing = maker("Harbour Hall" if model == "venue" else "Friends of Jazz")
     data = form(status="publish")
@@ -220,6 +293,7 @@ def test_a_namesake_is_warned_of_before_it_is_made(editor, model, maker, form):
 
 # Dates and times --------------------------------------------------------------------------------
 
+
 def test_times_are_picked_to_the_minute_with_pickers_that_keep_the_end_after_the_start(editor):
     event = make_event("Tea", start=dt.datetime(2030, 3, 5, 14, 0))
     content = editor.get(f"/admin/events/event/{event.pk}/change/").content.decode()
@@ -233,31 +307,65 @@ def test_times_are_picked_to_the_minute_with_pickers_that_keep_the_end_after_the
 
 # The events list --------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize(
     "fields, expected",
     [
-        pytest.param({"start": dt.datetime(2027, 1, 23, 9, 0), "end": dt.datetime(2027, 1, 23, 12, 0),
-                      "timezone_name": "Europe/Berlin"}, "Sat 23 Jan 2027, 09:00–12:00 CET", id="same-day"),
-        pytest.param({"start": dt.datetime(2027, 1, 23, 20, 0), "end": dt.datetime(2027, 1, 24, 2, 0),
-                      "timezone_name": "Europe/Berlin"}, "Sat 23 Jan 2027, 20:00 – Sun 24 Jan 2027, 02:00 CET",
-                     id="overnight"),
-        pytest.param({"start": dt.datetime(2027, 1, 23, 9, 0), "end": dt.datetime(2027, 1, 23, 12, 0),
-                      "timezone_name": "Asia/Shanghai"}, "Sat 23 Jan 2027, 09:00–12:00 Asia/Shanghai",
-                     id="ambiguous-abbreviation"),
-        pytest.param({"start": dt.datetime(2027, 1, 23, 9, 0), "end": dt.datetime(2027, 1, 23, 12, 0),
-                      "timezone_name": "America/Sao_Paulo"}, "Sat 23 Jan 2027, 09:00–12:00 America/Sao_Paulo",
-                     id="numeric-abbreviation"),
-        pytest.param({"start": dt.datetime(2027, 1, 23), "end": dt.datetime(2027, 1, 23, 23, 59, 59), "all_day": True},
-                     "Sat 23 Jan 2027, all day", id="all-day"),
-        pytest.param({"start": dt.datetime(2027, 1, 23), "end": dt.datetime(2027, 1, 24, 23, 59, 59), "all_day": True},
-                     "Sat 23 Jan 2027 – Sun 24 Jan 2027, all day", id="all-day-over-two-days"),
+        pytest.param(
+            {
+                "start": dt.datetime(2027, 1, 23, 9, 0),
+                "end": dt.datetime(2027, 1, 23, 12, 0),
+                "timezone_name": "Europe/Berlin",
+            },
+            "Sat 23 Jan 2027, 09:00–12:00 CET",
+            id="same-day",
+        ),
+        pytest.param(
+            {
+                "start": dt.datetime(2027, 1, 23, 20, 0),
+                "end": dt.datetime(2027, 1, 24, 2, 0),
+                "timezone_name": "Europe/Berlin",
+            },
+            "Sat 23 Jan 2027, 20:00 – Sun 24 Jan 2027, 02:00 CET",
+            id="overnight",
+        ),
+        pytest.param(
+            {
+                "start": dt.datetime(2027, 1, 23, 9, 0),
+                "end": dt.datetime(2027, 1, 23, 12, 0),
+                "timezone_name": "Asia/Shanghai",
+            },
+            "Sat 23 Jan 2027, 09:00–12:00 Asia/Shanghai",
+            id="ambiguous-abbreviation",
+        ),
+        pytest.param(
+            {
+                "start": dt.datetime(2027, 1, 23, 9, 0),
+                "end": dt.datetime(2027, 1, 23, 12, 0),
+                "timezone_name": "America/Sao_Paulo",
+            },
+            "Sat 23 Jan 2027, 09:00–12:00 America/Sao_Paulo",
+            id="numeric-abbreviation",
+        ),
+        pytest.param(
+            {"start": dt.datetime(2027, 1, 23), "end": dt.datetime(2027, 1, 23, 23, 59, 59), "all_day": True},
+            "Sat 23 Jan 2027, all day",
+            id="all-day",
+        ),
+        pytest.param(
+            {"start": dt.datetime(2027, 1, 23), "end": dt.datetime(2027, 1, 24, 23, 59, 59), "all_day": True},
+            "Sat 23 Jan 2027 – Sun 24 Jan 2027, all day",
+            id="all-day-over-two-days",
+        ),
     ],
 )
 def test_the_when_column_reads_like_a_calendar(editor, fields, expected):
     from events.admin.events import describe_when
 
     assert describe_when(make_event("Concert", **fields)) == expected
-    assert expected.replace("–", "&ndash;") in editor.get("/admin/events/event/").content.decode().replace("–", "&ndash;")
+    assert expected.replace("–", "&ndash;") in editor.get("/admin/events/event/").content.decode().replace(
+        "–", "&ndash;"
+    )
 
 
 def listed_titles(client, query=""):
@@ -284,8 +392,12 @@ def test_category_filter_includes_subcategories(editor):
     assert listed_titles(editor, f"category={arts.pk}") == ["Aida", "Play"]
     assert listed_titles(editor, f"category={opera.pk}") == ["Aida"]
     response = editor.get("/admin/events/event/")
-    labels = [choice["display"] for spec in response.context["cl"].filter_specs if getattr(spec, "parameter_name", "") == "category"
-              for choice in spec.choices(response.context["cl"])]
+    labels = [
+        choice["display"]
+        for spec in response.context["cl"].filter_specs
+        if getattr(spec, "parameter_name", "") == "category"
+        for choice in spec.choices(response.context["cl"])
+    ]
     assert labels[1:] == ["Arts", "— Theatre", "— — Opera"]
 
 
@@ -307,8 +419,17 @@ def test_duplicate_copies_an_event_as_a_draft(editor):
 
     music, outdoor = make_category("Music"), make_tag("outdoor")
     first, second = make_organizer("First"), make_organizer("Second")
-    event = make_event("Gala", venue=make_venue("Hall"), organizers=[second, first], categories=[music], tags=[outdoor],
-                       image=make_image(), author=make_user("author"), cost=["$5"], timezone_name="Europe/Berlin")
+    event = make_event(
+        "Gala",
+        venue=make_venue("Hall"),
+        organizers=[second, first],
+        categories=[music],
+        tags=[outdoor],
+        image=make_image(),
+        author=make_user("author"),
+        cost=["$5"],
+        timezone_name="Europe/Berlin",
+    )
     Event.objects.filter(pk=event.pk).update(title_zh_hant="晚會", description_zh_hans="<p>描述</p>")
 
     response = editor.post("/admin/events/event/", {"action": "duplicate_as_draft", "_selected_action": [event.pk]})
@@ -317,7 +438,12 @@ def test_duplicate_copies_an_event_as_a_draft(editor):
     copy = Event.objects.exclude(pk=event.pk).get()
     assert (copy.status, copy.slug, copy.author) == ("draft", "", editor.user)
     assert (copy.title_en, copy.title_zh_hant, copy.description_zh_hans) == ("Gala", "晚會", "<p>描述</p>")
-    assert (copy.start_utc, copy.end_utc, copy.timezone_name, copy.cost) == (event.start_utc, event.end_utc, "Europe/Berlin", ["$5"])
+    assert (copy.start_utc, copy.end_utc, copy.timezone_name, copy.cost) == (
+        event.start_utc,
+        event.end_utc,
+        "Europe/Berlin",
+        ["$5"],
+    )
     assert (copy.venue, copy.image) == (event.venue, event.image)
     assert [link.organizer for link in copy.organizer_links.all()] == [second, first]
     assert set(copy.terms.all()) == {music, outdoor}
@@ -327,6 +453,7 @@ def test_duplicate_copies_an_event_as_a_draft(editor):
 
 
 # Organizers -------------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("prefix, header", [("", "Organizer"), ("/zh-hant", "主辦單位")], ids=["en", "zh-hant"])
 def test_organizers_sit_under_where_labelled_by_name_in_their_order(editor, prefix, header):
@@ -338,8 +465,11 @@ def test_organizers_sit_under_where_labelled_by_name_in_their_order(editor, pref
     content = response.content.decode()
     assert "EventOrganizer object" not in content
     assert content.index("Bob Beats") < content.index("Ann Arts")
-    venue_field, organizers, description = (content.index('name="venue"'), content.index('id="organizer_links-group"'),
-                                            content.index('name="description_en"'))
+    venue_field, organizers, description = (
+        content.index('name="venue"'),
+        content.index('id="organizer_links-group"'),
+        content.index('name="description_en"'),
+    )
     assert venue_field < organizers < description
     inline = response.context["inline_admin_formsets"][0]
     assert header in [str(field["label"]) for field in inline.fields() if not field.get("is_hidden")]
@@ -353,9 +483,14 @@ def test_organizers_are_saved_in_the_order_dragged(editor):
     data = event_form(title_en="Gala", slug=event.slug)
     data.update({"organizer_links-TOTAL_FORMS": "3", "organizer_links-INITIAL_FORMS": "3"})
     for index, (link, position) in enumerate(zip(links, (3, 1, 2))):
-        data.update({f"organizer_links-{index}-id": str(link.pk), f"organizer_links-{index}-event": str(event.pk),
-                     f"organizer_links-{index}-organizer": str(link.organizer_id),
-                     f"organizer_links-{index}-position": str(position)})
+        data.update(
+            {
+                f"organizer_links-{index}-id": str(link.pk),
+                f"organizer_links-{index}-event": str(event.pk),
+                f"organizer_links-{index}-organizer": str(link.organizer_id),
+                f"organizer_links-{index}-position": str(position),
+            }
+        )
     response = editor.post(f"/admin/events/event/{event.pk}/change/", data)
     assert response.status_code == 302, response.context and response.context["inline_admin_formsets"][0].formset.errors
     assert [link.organizer for link in event.organizer_links.all()] == [second, third, first]
@@ -374,8 +509,11 @@ EDITOR_OUTPUT = (
 def test_descriptions_and_excerpts_get_the_rich_text_editor_from_local_files(editor):
     content = editor.get("/admin/events/event/add/").content.decode()
     for field in ("description_en", "description_zh_hant", "excerpt_zh_hans"):
-        assert re.search(rf'<textarea[^>]*data-django-prose-editor-configurable[^>]*name="{field}"|'
-                         rf'<textarea[^>]*name="{field}"[^>]*data-django-prose-editor-configurable', content), field
+        assert re.search(
+            rf'<textarea[^>]*data-django-prose-editor-configurable[^>]*name="{field}"|'
+            rf'<textarea[^>]*name="{field}"[^>]*data-django-prose-editor-configurable',
+            content,
+        ), field
     assert "django_prose_editor/editor.js" in content
     assert not re.search(r'<script[^>]+src="(https?:)?//', content)  # no script from another host
 
@@ -400,6 +538,7 @@ def test_text_with_blank_lines_opens_in_the_editor_as_paragraphs(editor):
 
 # The form ---------------------------------------------------------------------------------------
 
+
 def test_a_title_in_traditional_chinese_alone_is_enough_and_fills_english(editor):
     data = event_form(title_en="", title_zh_hans="", title_zh_hant="爵士之夜")
     assert editor.post("/zh-hant/admin/events/event/add/", data).status_code == 302
@@ -423,7 +562,9 @@ def test_translations_are_shown_as_language_tabs_on_every_translated_page(editor
         assert re.search(r'class="form-row[^"]*field-(title|name)_zh_hant"', content), url
 
 
-@pytest.mark.parametrize("stored, shown", [(None, True), (True, True), (False, False)], ids=["never-stored", "on", "off"])
+@pytest.mark.parametrize(
+    "stored, shown", [(None, True), (True, True), (False, False)], ids=["never-stored", "on", "off"]
+)
 def test_map_flags_are_checkboxes_on_unless_turned_off(editor, stored, shown):
     event = make_event("Fair", show_map=stored, show_map_link=stored)
     form = editor.get(f"/admin/events/event/{event.pk}/change/").context["adminform"].form
@@ -454,12 +595,20 @@ def test_the_featured_image_shows_its_thumbnail_and_can_be_uploaded_from_the_eve
 
     event = make_event("Poster show", image=make_image("poster.png"))
     content = editor.get(f"/admin/events/event/{event.pk}/change/").content.decode()
-    thumbnail = event.image.file.storage.url(event.image.sizes["thumbnail"]["file"]) if event.image.sizes else event.image.file.url
-    assert re.search(rf'<img class="events-image-preview" data-preview-for="id_image"[^>]* src="{re.escape(thumbnail)}"', content)
+    thumbnail = (
+        event.image.file.storage.url(event.image.sizes["thumbnail"]["file"])
+        if event.image.sizes
+        else event.image.file.url
+    )
+    assert re.search(
+        rf'<img class="events-image-preview" data-preview-for="id_image"[^>]* src="{re.escape(thumbnail)}"', content
+    )
     assert "/admin/events/attachment/add/?_to_field=id&amp;_popup=1" in content  # the "+" upload
 
-    uploaded = editor.post("/admin/events/attachment/add/?_to_field=id&_popup=1",
-                           {"file": png_upload(), "title": "New poster", "_popup": "1", "_to_field": "id"})
+    uploaded = editor.post(
+        "/admin/events/attachment/add/?_to_field=id&_popup=1",
+        {"file": png_upload(), "title": "New poster", "_popup": "1", "_to_field": "id"},
+    )
     assert uploaded.status_code == 200 and b"popup_response" in uploaded.content
     new = Attachment.objects.get(title="New poster")
     assert editor.get(f"/admin/events/attachment/{new.pk}/thumbnail/").status_code == 302
@@ -468,16 +617,23 @@ def test_the_featured_image_shows_its_thumbnail_and_can_be_uploaded_from_the_eve
 
 # Translations -----------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize(
     "prefix, header, when",
-    [("", "Events calendar", "Sat 23 Jan 2027, 09:00–12:00 CET"),
-     ("/zh-hans", "活动日历", "2027年1月23日 星期六 09:00–12:00 CET"),
-     ("/zh-hant", "活動行事曆", "2027年1月23日 星期六 09:00–12:00 CET")],
+    [
+        ("", "Events calendar", "Sat 23 Jan 2027, 09:00–12:00 CET"),
+        ("/zh-hans", "活动日历", "2027年1月23日 星期六 09:00–12:00 CET"),
+        ("/zh-hant", "活動行事曆", "2027年1月23日 星期六 09:00–12:00 CET"),
+    ],
     ids=["en", "zh-hans", "zh-hant"],
 )
 def test_the_admin_names_the_calendar_has_a_favicon_and_speaks_each_language(editor, prefix, header, when):
-    make_event("Concert", start=dt.datetime(2027, 1, 23, 9, 0), end=dt.datetime(2027, 1, 23, 12, 0),
-               timezone_name="Europe/Berlin")
+    make_event(
+        "Concert",
+        start=dt.datetime(2027, 1, 23, 9, 0),
+        end=dt.datetime(2027, 1, 23, 12, 0),
+        timezone_name="Europe/Berlin",
+    )
     content = editor.get(f"{prefix}/admin/events/event/").content.decode()
     assert f'<div id="site-name"><a href="{prefix}/admin/">{header}</a></div>' in content
     assert "Django administration" not in content and "Django site admin" not in content
@@ -507,8 +663,14 @@ def test_the_rich_text_editors_dialogs_get_their_translations(editor):
 
 
 def test_read_only_zone_map_flags_and_publication_date_read_as_they_mean():
-    event = make_event("Fair", author=make_user("administrator"), timezone_name="", show_map=None, show_map_link=False,
-                       date=dt.datetime(2026, 5, 1, 8, 30, tzinfo=dt.UTC))
+    event = make_event(
+        "Fair",
+        author=make_user("administrator"),
+        timezone_name="",
+        show_map=None,
+        show_map_link=False,
+        date=dt.datetime(2026, 5, 1, 8, 30, tzinfo=dt.UTC),
+    )
     values = readonly_values(staff_client("contributor").get(f"/admin/events/event/{event.pk}/change/"))
     assert values["Time zone"] == "Site time zone (UTC)"
     assert 'alt="True"' in values["show map"] and 'alt="False"' in values["show map link"]
@@ -517,6 +679,7 @@ def test_read_only_zone_map_flags_and_publication_date_read_as_they_mean():
 
 
 # The API's rendering store ----------------------------------------------------------------------
+
 
 def test_admin_writes_keep_the_apis_rendered_records_true(editor, django_capture_on_commit_callbacks):
     from events import store
@@ -528,8 +691,13 @@ def test_admin_writes_keep_the_apis_rendered_records_true(editor, django_capture
         add_from_popup(editor, "venue", venue_form())
     venue = Venue.objects.get()
     data = event_form(venue=str(venue.pk), categories=[str(music.pk)])
-    data.update({"organizer_links-TOTAL_FORMS": "2", "organizer_links-0-organizer": str(first.pk),
-                 "organizer_links-1-organizer": str(second.pk)})
+    data.update(
+        {
+            "organizer_links-TOTAL_FORMS": "2",
+            "organizer_links-0-organizer": str(first.pk),
+            "organizer_links-1-organizer": str(second.pk),
+        }
+    )
     with django_capture_on_commit_callbacks(execute=True):
         assert editor.post("/admin/events/event/add/", data).status_code == 302
     event = Event.objects.get()

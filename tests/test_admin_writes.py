@@ -28,11 +28,16 @@ def api_client(staff):
 
 # HTML filtering by role -------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("role, filtered", [("author", True), ("editor", False)], ids=["author", "editor"])
 def test_an_events_html_is_filtered_by_role_in_every_language_as_through_the_api(role, filtered):
     staff = staff_client(role)
-    data = event_form(title_en="Jazz <em>night</em><script>x</script>", description_en=SCRIPTED,
-                      description_zh_hant=SCRIPTED, excerpt_zh_hans=SCRIPTED)
+    data = event_form(
+        title_en="Jazz <em>night</em><script>x</script>",
+        description_en=SCRIPTED,
+        description_zh_hant=SCRIPTED,
+        excerpt_zh_hans=SCRIPTED,
+    )
     assert staff.post("/admin/events/event/add/", data).status_code == 302
     event = Event.objects.get()
 
@@ -42,22 +47,34 @@ def test_an_events_html_is_filtered_by_role_in_every_language_as_through_the_api
     assert event.title_en == (filter_title_html(title) if filtered else title)
     assert "<script>" not in event.description_en if filtered else "<script>" in event.description_en
 
-    through_api = post_json(api_client(staff), "/events", {
-        "title": title, "description": SCRIPTED, "start_date": "2030-07-01 19:30", "end_date": "2030-07-01 22:00",
-    })
+    through_api = post_json(
+        api_client(staff),
+        "/events",
+        {
+            "title": title,
+            "description": SCRIPTED,
+            "start_date": "2030-07-01 19:30",
+            "end_date": "2030-07-01 22:00",
+        },
+    )
     assert through_api.status_code == 201
     assert Event.objects.get(pk=through_api.json()["id"]).description_en == event.description_en
 
 
 def test_an_authors_venue_description_and_excerpt_are_filtered():
     author = staff_client("author")
-    assert author.post("/admin/events/venue/add/", venue_form(status="publish", description_zh_hans=SCRIPTED,
-                                                              excerpt_en=SCRIPTED)).status_code == 302
+    assert (
+        author.post(
+            "/admin/events/venue/add/", venue_form(status="publish", description_zh_hans=SCRIPTED, excerpt_en=SCRIPTED)
+        ).status_code
+        == 302
+    )
     venue = Venue.objects.get()
     assert venue.description_zh_hans == venue.excerpt_en == filter_post_html(SCRIPTED)
 
 
 # Scheduling -------------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("date, status", [("2020-01-01", "publish"), ("2099-01-01", "future")], ids=["past", "future"])
 def test_publishing_follows_the_publication_date(date, status):
@@ -66,13 +83,19 @@ def test_publishing_follows_the_publication_date(date, status):
     event = Event.objects.get()
     assert event.status == status
 
-    data = event_form(title_en="Jazz night", slug=event.slug, status="publish", date_0="2099-06-01" if status == "publish" else "2020-06-01")
+    data = event_form(
+        title_en="Jazz night",
+        slug=event.slug,
+        status="publish",
+        date_0="2099-06-01" if status == "publish" else "2020-06-01",
+    )
     assert editor.post(f"/admin/events/event/{event.pk}/change/", data).status_code == 302
     event.refresh_from_db()
     assert event.status == ("future" if status == "publish" else "publish")
 
 
 # Trash and restore ------------------------------------------------------------------------------
+
 
 def trashed_namesakes(status):
     """Two events once called "gala" (a slug event drafts may share), now both in the trash."""
@@ -122,6 +145,7 @@ def test_restoring_an_event_from_its_form_gives_its_slug_back():
 
 # Refusals ---------------------------------------------------------------------------------------
 
+
 def test_a_refused_event_save_is_a_form_error_and_saves_nothing():
     editor = staff_client("editor")
     # 22:00 on the calendar's last day in New York is already past its end in UTC.
@@ -145,7 +169,9 @@ def test_a_refused_venue_name_is_shown_on_the_title():
 def test_a_refused_change_keeps_the_stored_record():
     editor = staff_client("editor")
     event = make_event("Gala", slug="gala")
-    data = event_form(title_en="Renamed", slug="gala", start_0="9999-12-31", start_1="22:00", end_0="9999-12-31", end_1="23:00")
+    data = event_form(
+        title_en="Renamed", slug="gala", start_0="9999-12-31", start_1="22:00", end_0="9999-12-31", end_1="23:00"
+    )
     response = editor.post(f"/admin/events/event/{event.pk}/change/", data)
     assert response.status_code == 200 and "start" in response.context["adminform"].form.errors
     event.refresh_from_db()
@@ -165,8 +191,11 @@ def test_a_refused_bulk_action_is_a_message_and_changes_nothing(monkeypatch):
         return restore(event, user)
 
     monkeypatch.setitem(actions.RESTORE, PostKind.EVENT, refuse_the_second)
-    response = editor.post("/admin/events/event/", {"action": "restore_from_trash", "_selected_action": [e.pk for e in events]},
-                           follow=True)
+    response = editor.post(
+        "/admin/events/event/",
+        {"action": "restore_from_trash", "_selected_action": [e.pk for e in events]},
+        follow=True,
+    )
 
     assert response.status_code == 200
     assert "Sorry, you are not allowed to do that." in [str(message) for message in response.context["messages"]]
@@ -189,6 +218,7 @@ def test_a_refused_delete_is_a_message(monkeypatch):
 
 # Concurrency ------------------------------------------------------------------------------------
 
+
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("model", ["event", "venue"])
@@ -201,10 +231,16 @@ def test_an_admin_restore_and_an_api_restore_at_once_take_turns_on_the_slug(mode
         first, second = (make_venue("Hall", slug="gala") for _ in range(2))
         for venue in (first, second):
             trash_venue(venue)
-    statuses = all_at_once([
-        lambda: editor.post(f"/admin/events/{model}/", {"action": "restore_from_trash", "_selected_action": [first.pk]}).status_code,
-        lambda: post_json(client, f"/{model}s/{second.pk}", {"status": "publish"}).status_code,
-    ])
+    statuses = all_at_once(
+        [
+            lambda: (
+                editor.post(
+                    f"/admin/events/{model}/", {"action": "restore_from_trash", "_selected_action": [first.pk]}
+                ).status_code
+            ),
+            lambda: post_json(client, f"/{model}s/{second.pk}", {"status": "publish"}).status_code,
+        ]
+    )
     assert sorted(statuses) == [200, 302]
     model_class = Event if model == "event" else Venue
     assert sorted(model_class.objects.values_list("slug", flat=True)) == ["gala", "gala-2"]

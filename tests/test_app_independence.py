@@ -1,4 +1,5 @@
 """The API answers by the contract whatever the site's REST_FRAMEWORK setting says, or without one."""
+
 import base64
 
 import pytest

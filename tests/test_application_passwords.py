@@ -1,4 +1,5 @@
 """Application passwords: WordPress's `wp/v2` routes, HTTP Basic with them, the admin and the command."""
+
 import base64
 import datetime as dt
 import re
@@ -320,7 +321,11 @@ def test_an_application_password_works_only_with_its_own_user(issued):
 
 def test_an_application_password_creates_events(issued):
     _record, password = issued
-    response = post_json(signed("ed", password), "/events", {"title": "Signed", "start_date": "2031-05-01 10:00", "end_date": "2031-05-01 11:00"})
+    response = post_json(
+        signed("ed", password),
+        "/events",
+        {"title": "Signed", "start_date": "2031-05-01 10:00", "end_date": "2031-05-01 11:00"},
+    )
     assert response.status_code == 201
 
 
@@ -517,7 +522,9 @@ def test_an_administrator_issues_one_for_another_user_and_revokes_all():
     assert signed("worker", password).get(API).status_code == 401
 
 
-@pytest.mark.parametrize("prefix, heading", [("", "Authentication: application passwords"), ("/zh-hans", "认证：应用密码")])
+@pytest.mark.parametrize(
+    "prefix, heading", [("", "Authentication: application passwords"), ("/zh-hans", "认证：应用密码")]
+)
 def test_the_api_reference_page_lists_the_credential_routes(prefix, heading):
     page = Client().get(f"{prefix}/api-docs/").content.decode()
     assert heading in page
@@ -552,7 +559,9 @@ def test_the_rights_read_with_an_application_password_are_the_roles_rights(role)
     draft = make_event("Draft by another", status=PostStatus.DRAFT)
     client = signed(user.username, secret)
     read = client.get(f"{API}/events/{draft.pk}")
-    created = post_json(client, "/events", {"title": "Mine", "start_date": "2030-01-01 10:00:00", "end_date": "2030-01-01 11:00:00"})
+    created = post_json(
+        client, "/events", {"title": "Mine", "start_date": "2030-01-01 10:00:00", "end_date": "2030-01-01 11:00:00"}
+    )
     fresh = get_user_model().objects.get(pk=user.pk)
     assert (read.status_code == 200) is fresh.has_perm("events.edit_others_events")
     assert (created.status_code == 201) is fresh.has_perm("events.edit_events")

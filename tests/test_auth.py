@@ -1,4 +1,5 @@
 """Authentication through the real URLconf: Basic, token and session, with WordPress's error codes."""
+
 import base64
 
 import pytest

@@ -1,4 +1,5 @@
 """WordPress's "authorize application" flow on the admin: approve in the browser, the app gets a password."""
+
 import base64
 from urllib.parse import parse_qs, urlsplit
 
@@ -31,10 +32,14 @@ def approve(client, **params):
 
 
 def test_an_approved_app_receives_the_login_and_a_working_password_at_its_success_url(editor_browser, api):
-    page = editor_browser.get(PAGE, {"app_name": "Calendar sync", "app_id": APP_ID, "success_url": "https://app.example/cb?state=xyz"})
+    page = editor_browser.get(
+        PAGE, {"app_name": "Calendar sync", "app_id": APP_ID, "success_url": "https://app.example/cb?state=xyz"}
+    )
     assert page.status_code == 200
     assert "Calendar sync" in page.content.decode()
-    answer = approve(editor_browser, app_name="Calendar sync", app_id=APP_ID, success_url="https://app.example/cb?state=xyz")
+    answer = approve(
+        editor_browser, app_name="Calendar sync", app_id=APP_ID, success_url="https://app.example/cb?state=xyz"
+    )
     assert answer.status_code == 302
     target = urlsplit(answer["Location"])
     assert (target.scheme, target.netloc, target.path) == ("https", "app.example", "/cb")
@@ -72,15 +77,18 @@ def test_a_rejection_goes_to_the_reject_url_or_the_success_url_saying_so(editor_
     assert ApplicationPassword.objects.count() == 0
 
 
-@pytest.mark.parametrize("params,reason", [
-    ({"success_url": "http://app.example/cb"}, "The URL must be served over a secure connection."),
-    ({"reject_url": "http://app.example/no"}, "The URL must be served over a secure connection."),
-    ({"success_url": "javascript:alert(1)"}, "Invalid URL format."),
-    ({"success_url": "data:text/html,hi"}, "Invalid URL format."),
-    ({"success_url": "app.example/cb"}, "Invalid URL format."),
-    ({"success_url": "https:///nohost"}, "Invalid URL format."),
-    ({"app_id": "not-a-uuid"}, "The application ID must be a UUID."),
-])
+@pytest.mark.parametrize(
+    "params,reason",
+    [
+        ({"success_url": "http://app.example/cb"}, "The URL must be served over a secure connection."),
+        ({"reject_url": "http://app.example/no"}, "The URL must be served over a secure connection."),
+        ({"success_url": "javascript:alert(1)"}, "Invalid URL format."),
+        ({"success_url": "data:text/html,hi"}, "Invalid URL format."),
+        ({"success_url": "app.example/cb"}, "Invalid URL format."),
+        ({"success_url": "https:///nohost"}, "Invalid URL format."),
+        ({"app_id": "not-a-uuid"}, "The application ID must be a UUID."),
+    ],
+)
 def test_an_invalid_request_is_refused_with_its_reason_and_issues_nothing(editor_browser, params, reason):
     shown = editor_browser.get(PAGE, {"app_name": "A", **params})
     assert shown.status_code == 400

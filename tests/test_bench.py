@@ -1,4 +1,5 @@
 """The benchmark's seeder and query counter: a tiny calendar seeded in bulk is a consistent, listable one."""
+
 import datetime as dt
 
 import pytest
@@ -72,7 +73,9 @@ def test_seeded_times_follow_the_schedule_rules(summary):
             Event(), wall_clock(event.start_local), wall_clock(event.end_local), event.timezone_name, event.all_day
         )
         assert (event.start_utc, event.end_utc, event.timezone_abbr) == (
-            expected.start_utc, expected.end_utc, expected.timezone_abbr
+            expected.start_utc,
+            expected.end_utc,
+            expected.timezone_abbr,
         ), event.pk
         assert event.end_local >= event.start_local
 

@@ -1,4 +1,5 @@
 """The gettext catalogs: complete, compiled from their sources, and what every error message is served from."""
+
 import ast
 import base64
 import gettext
@@ -116,7 +117,9 @@ def test_placeholders_survive_translation(locale):
 def test_compiled_catalog_matches_its_source(locale):
     # msgfmt leaves out untranslated and fuzzy entries (both refused by the test above).
     source = {
-        msgid: msgstr for msgid, (msgstr, flags) in read_po(po_path(locale)).items() if msgid and msgstr and "fuzzy" not in flags
+        msgid: msgstr
+        for msgid, (msgstr, flags) in read_po(po_path(locale)).items()
+        if msgid and msgstr and "fuzzy" not in flags
     }
     compiled = {msgid: msgstr for msgid, msgstr in read_mo(locale).items() if msgid}
     assert compiled == source
@@ -201,7 +204,9 @@ ERROR_CASES = {
     "rest_invalid_param": (400, lambda p: APIClient().get(f"{p}{API}/events", {"page": "0"})),
     "rest_forbidden": (
         401,
-        lambda p: APIClient().post(f"{p}{API}/events", {"title": "x", "start_date": "2030-01-01 10:00", "end_date": "2030-01-01 12:00"}),
+        lambda p: APIClient().post(
+            f"{p}{API}/events", {"title": "x", "start_date": "2030-01-01 10:00", "end_date": "2030-01-01 12:00"}
+        ),
     ),
     "invalid_username": (401, lambda p: basic("nobody-here", "x").get(f"{p}{API}")),
     "incorrect_password": (401, lambda p: basic(make_user("editor").username, "wrong").get(f"{p}{API}")),
@@ -209,17 +214,32 @@ ERROR_CASES = {
     "rest_invalid_namespace": (404, lambda p: APIClient().get(f"{p}{API}", {"namespace": "wp/v2"})),
     "rest-event-not-found": (404, lambda p: APIClient().get(f"{p}{API}/events/987654")),
     "rest-invalid-event-id": (400, lambda p: APIClient().get(f"{p}{API}/events/{make_venue().pk}")),
-    "event-no-longer-available": (403, lambda p: APIClient().get(f"{p}{API}/events/{make_event(status=PostStatus.TRASH).pk}")),
-    "event-not-accessible": (403, lambda p: APIClient().get(f"{p}{API}/events/{make_event(status=PostStatus.DRAFT).pk}")),
+    "event-no-longer-available": (
+        403,
+        lambda p: APIClient().get(f"{p}{API}/events/{make_event(status=PostStatus.TRASH).pk}"),
+    ),
+    "event-not-accessible": (
+        403,
+        lambda p: APIClient().get(f"{p}{API}/events/{make_event(status=PostStatus.DRAFT).pk}"),
+    ),
     "event-password-protected": (403, lambda p: APIClient().get(f"{p}{API}/events/{make_event(password='secret').pk}")),
-    "event-is-in-trash": (410, lambda p: client_as("editor").delete(f"{p}{API}/events/{make_event(status=PostStatus.TRASH).pk}")),
+    "event-is-in-trash": (
+        410,
+        lambda p: client_as("editor").delete(f"{p}{API}/events/{make_event(status=PostStatus.TRASH).pk}"),
+    ),
     "event-archive-page-not-found": (404, lambda p: APIClient().get(f"{p}{API}/events", {"page": 9})),
-    "venue-not-accessible": (403, lambda p: APIClient().get(f"{p}{API}/venues/{make_venue(status=PostStatus.DRAFT).pk}")),
+    "venue-not-accessible": (
+        403,
+        lambda p: APIClient().get(f"{p}{API}/venues/{make_venue(status=PostStatus.DRAFT).pk}"),
+    ),
     "organizer-not-accessible": (
         403,
         lambda p: APIClient().get(f"{p}{API}/organizers/{make_organizer(status=PostStatus.DRAFT).pk}"),
     ),
-    "venue-is-in-trash": (410, lambda p: client_as("editor").delete(f"{p}{API}/venues/{make_venue(status=PostStatus.TRASH).pk}")),
+    "venue-is-in-trash": (
+        410,
+        lambda p: client_as("editor").delete(f"{p}{API}/venues/{make_venue(status=PostStatus.TRASH).pk}"),
+    ),
     "organizer-is-in-trash": (
         410,
         lambda p: client_as("editor").delete(f"{p}{API}/organizers/{make_organizer(status=PostStatus.TRASH).pk}"),
@@ -229,7 +249,9 @@ ERROR_CASES = {
     "term_exists": (400, lambda p: client_as("editor").post(f"{p}{API}/categories", {"name": make_category().name})),
     "rest_taxonomy_not_hierarchical": (
         400,
-        lambda p: client_as("editor").post(f"{p}{API}/tags", {"name": make_tag().name + " again", "parent": make_tag().pk}),
+        lambda p: client_as("editor").post(
+            f"{p}{API}/tags", {"name": make_tag().name + " again", "parent": make_tag().pk}
+        ),
     ),
     "duplicate_term_slug": (
         400,

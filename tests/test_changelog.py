@@ -1,4 +1,5 @@
 """The change log: one entry per record each committed write changes, from every way in, none for a rollback."""
+
 import pytest
 from django.core.management import call_command
 from django.db import connection, transaction
@@ -29,10 +30,17 @@ def last_position():
 def test_an_event_created_updated_trashed_restored_and_its_terms_through_the_api(editor):
     category = make_category("Jazz")
     start = last_position()
-    created = post_json(editor, "/events", {
-        "title": "Night", "start_date": "2031-03-01 20:00", "end_date": "2031-03-01 22:00",
-        "status": "publish", "categories": [category.pk],
-    })
+    created = post_json(
+        editor,
+        "/events",
+        {
+            "title": "Night",
+            "start_date": "2031-03-01 20:00",
+            "end_date": "2031-03-01 22:00",
+            "status": "publish",
+            "categories": [category.pk],
+        },
+    )
     assert created.status_code == 201
     event_id = created.json()["id"]
     assert logged(start) == [("event", event_id, "created"), ("category", category.pk, "updated")]
@@ -42,7 +50,9 @@ def test_an_event_created_updated_trashed_restored_and_its_terms_through_the_api
     assert editor.delete(f"{API}/events/{event_id}").status_code == 200
     # The category's count moves with the event's status: its record changes.
     assert logged(start) == [
-        ("event", event_id, "updated"), ("event", event_id, "trashed"), ("category", category.pk, "updated"),
+        ("event", event_id, "updated"),
+        ("event", event_id, "trashed"),
+        ("category", category.pk, "updated"),
     ]
 
     start = last_position()
@@ -117,7 +127,9 @@ def test_an_admin_bulk_trash_logs_each_record_once():
     venue = make_venue()
     events = [make_event(venue=venue) for _ in range(3)]
     start = last_position()
-    response = staff.post("/admin/events/event/", {"action": "move_to_trash", "_selected_action": [e.pk for e in events]})
+    response = staff.post(
+        "/admin/events/event/", {"action": "move_to_trash", "_selected_action": [e.pk for e in events]}
+    )
     assert response.status_code == 302
     assert logged(start) == [("event", event.pk, "trashed") for event in sorted(events, key=lambda e: e.pk)]
 
@@ -129,11 +141,15 @@ def test_an_admin_bulk_venue_trash_logs_an_event_showing_two_of_them_once():
     organizer = make_organizer()
     other = make_event(venue=second, organizers=[organizer])
     start = last_position()
-    response = staff.post("/admin/events/venue/", {"action": "move_to_trash", "_selected_action": [first.pk, second.pk]})
+    response = staff.post(
+        "/admin/events/venue/", {"action": "move_to_trash", "_selected_action": [first.pk, second.pk]}
+    )
     assert response.status_code == 302
     assert logged(start) == [
-        ("event", event.pk, "updated"), ("event", other.pk, "updated"),
-        ("venue", first.pk, "trashed"), ("venue", second.pk, "trashed"),
+        ("event", event.pk, "updated"),
+        ("event", other.pk, "updated"),
+        ("venue", first.pk, "trashed"),
+        ("venue", second.pk, "trashed"),
     ]
 
 
@@ -143,9 +159,13 @@ def test_the_clear_command_logs_every_deletion():
     tag = make_tag()
     start = last_position()
     call_command("events_clear", "--yes", stdout=open("/dev/null", "w"))
-    assert sorted(logged(start)) == sorted([
-        ("event", event.pk, "deleted"), ("venue", venue.pk, "deleted"), ("tag", tag.pk, "deleted"),
-    ])
+    assert sorted(logged(start)) == sorted(
+        [
+            ("event", event.pk, "deleted"),
+            ("venue", venue.pk, "deleted"),
+            ("tag", tag.pk, "deleted"),
+        ]
+    )
 
 
 def test_the_demo_command_logs_what_it_creates():
@@ -156,7 +176,8 @@ def test_the_demo_command_logs_what_it_creates():
     assert {action for _kind, _id, action in entries} == {"created"}
     assert len(entries) == len(set(entries))
     assert sorted(record_id for kind, record_id, _action in entries if kind == "event") == sorted(
-        Event.objects.values_list("pk", flat=True))
+        Event.objects.values_list("pk", flat=True)
+    )
 
 
 def test_the_private_transaction_internals_the_log_relies_on_are_where_it_reads_them():
@@ -223,10 +244,18 @@ def test_a_reader_following_the_log_misses_no_entry_of_concurrent_writers():
         def write():
             for index in range(writes_each):
                 with transaction.atomic():
-                    create_event(user, {"title": f"W{number}-{index}", "start_date": dt.datetime(2031, 1, 1, 10),
-                                        "end_date": dt.datetime(2031, 1, 1, 11), "status": "publish"})
+                    create_event(
+                        user,
+                        {
+                            "title": f"W{number}-{index}",
+                            "start_date": dt.datetime(2031, 1, 1, 10),
+                            "end_date": dt.datetime(2031, 1, 1, 11),
+                            "status": "publish",
+                        },
+                    )
                     time.sleep(random.uniform(0, 0.02))
             return number
+
         return write
 
     reader = threading.Thread(target=follow)

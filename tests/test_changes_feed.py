@@ -1,4 +1,5 @@
 """`GET events-calendar/v1/changes`: every change once, in order, as each caller may see it; cursors, 400, 410, 304."""
+
 import datetime as dt
 
 import pytest
@@ -32,9 +33,17 @@ def entries(page):
 
 
 def create_event(client, title, **fields):
-    response = post_json(client, "/events", {
-        "title": title, "start_date": "2031-03-01 20:00", "end_date": "2031-03-01 22:00", "status": "publish", **fields,
-    })
+    response = post_json(
+        client,
+        "/events",
+        {
+            "title": title,
+            "start_date": "2031-03-01 20:00",
+            "end_date": "2031-03-01 22:00",
+            "status": "publish",
+            **fields,
+        },
+    )
     assert response.status_code == 201, response.content
     return response.json()["id"]
 
@@ -81,13 +90,18 @@ def test_the_record_is_the_v1_record_of_each_kind(api, editor):
     organizer = make_organizer("Friends")
     category, tag = make_category("Jazz"), make_tag("Outdoor")
     start = ChangeEntry.objects.order_by("-pk").values_list("pk", flat=True).first() or 0
-    event_id = create_event(editor, "Night", venue=venue.pk, organizer=[organizer.pk], categories=[category.pk], tags=[tag.pk])
+    event_id = create_event(
+        editor, "Night", venue=venue.pk, organizer=[organizer.pk], categories=[category.pk], tags=[tag.pk]
+    )
     post_json(editor, f"/venues/{venue.pk}", {"city": "Lyon"})
     changes = [change for change in feed(api, per_page=100)["changes"] if change["position"] > start]
     records = {(change["kind"], change["id"]): change["record"] for change in changes}
     assert records["event", event_id] == api.get(f"{API}/events", {"include": event_id}).json()["events"][0] | {
-        "venue": records["event", event_id]["venue"]}
-    assert records["venue", venue.pk] == next(record for record in api.get(f"{API}/venues").json()["venues"] if record["id"] == venue.pk)
+        "venue": records["event", event_id]["venue"]
+    }
+    assert records["venue", venue.pk] == next(
+        record for record in api.get(f"{API}/venues").json()["venues"] if record["id"] == venue.pk
+    )
     assert records["category", category.pk] == api.get(f"{API}/categories/{category.pk}").json()
     assert records["tag", tag.pk] == api.get(f"{API}/tags/{tag.pk}").json()
 
@@ -112,7 +126,8 @@ def test_a_trashed_or_deleted_record_is_a_change_without_record(api, as_role):
     assert admin.delete(f"{API}/tags/{tag.pk}?force=true").status_code == 200
     page = feed(api, since=start)
     assert [(change["kind"], change["id"], change["action"], change["record"]) for change in page["changes"]] == [
-        ("event", event, "trashed", None), ("tag", tag.pk, "deleted", None),
+        ("event", event, "trashed", None),
+        ("tag", tag.pk, "deleted", None),
     ]
 
 
@@ -125,7 +140,9 @@ def test_a_password_protected_event_is_blanked_as_in_the_list(api):
     assert record["description"] == ""
 
 
-@pytest.mark.parametrize("since", ["nonsense", "MTIzLg", "-1", Cursor(5, 1).__str__() + "x"], ids=["word", "half", "negative", "extra"])
+@pytest.mark.parametrize(
+    "since", ["nonsense", "MTIzLg", "-1", Cursor(5, 1).__str__() + "x"], ids=["word", "half", "negative", "extra"]
+)
 def test_a_cursor_that_is_not_ours_is_400(api, since):
     response = api.get(FEED, {"since": since})
     assert response.status_code == 400
@@ -194,7 +211,9 @@ def test_a_page_costs_the_same_queries_for_one_entry_as_for_a_hundred(api, djang
     with django_assert_max_num_queries(6) as few:
         feed(api, per_page=5)
     for number in range(25):
-        event = make_event(venue=make_venue(), organizers=[make_organizer()], categories=[make_category()], tags=[make_tag()])
+        event = make_event(
+            venue=make_venue(), organizers=[make_organizer()], categories=[make_category()], tags=[make_tag()]
+        )
         event.status = PostStatus.DRAFT if number % 5 == 0 else PostStatus.PUBLISH
         event.save()
     logged()

@@ -1,4 +1,5 @@
 """The demo loader and the calendar reset: what they create, keep and remove, as the API and the admin see it."""
+
 import datetime as dt
 from io import StringIO
 
@@ -39,11 +40,14 @@ def run(*args):
 
 
 def calendar_counts():
-    return {model.__name__: model.objects.count()
-            for model in (Event, Venue, Organizer, Term, Attachment, EventOrganizer, PostIdentity)}
+    return {
+        model.__name__: model.objects.count()
+        for model in (Event, Venue, Organizer, Term, Attachment, EventOrganizer, PostIdentity)
+    }
 
 
 # events_demo --------------------------------------------------------------------------------------
+
 
 def test_demo_loads_a_calendar_the_api_lists(api):
     output = run("events_demo")
@@ -176,6 +180,7 @@ def test_demo_renews_the_admin_password_each_run():
 
 
 # events_clear -------------------------------------------------------------------------------------
+
 
 def test_clear_refuses_without_yes():
     make_event("Keep me")

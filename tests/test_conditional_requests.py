@@ -1,4 +1,5 @@
 """Conditional requests on the API: ETag and 304 on every read, If-Match on writes, caching headers."""
+
 import pytest
 
 from events.models import Event, Venue
@@ -23,7 +24,9 @@ def stopped_clock(monkeypatch):
     monkeypatch.setattr(timezone, "now", lambda: now)
 
 
-@pytest.mark.parametrize("path", ["", "/doc", "/events", "/events/{id}", "/venues", "/categories", "/events/by-slug/concert"])
+@pytest.mark.parametrize(
+    "path", ["", "/doc", "/events", "/events/{id}", "/venues", "/categories", "/events/by-slug/concert"]
+)
 def test_every_read_has_an_etag_and_answers_304_to_a_current_copy(api, stopped_clock, path):
     event = make_event("Concert", venue=make_venue("Hall"), categories=[make_category("Jazz")])
     url = f"{API}{path.format(id=event.pk)}"
@@ -41,9 +44,13 @@ def test_every_read_has_an_etag_and_answers_304_to_a_current_copy(api, stopped_c
 @pytest.mark.parametrize(
     "change, language",
     [
-        pytest.param(lambda event: Venue.objects.filter(pk=event.venue_id).update(address="1 New Street"), "", id="linked-venue"),
+        pytest.param(
+            lambda event: Venue.objects.filter(pk=event.venue_id).update(address="1 New Street"), "", id="linked-venue"
+        ),
         pytest.param(lambda event: event.terms.update(name="Bebop"), "", id="term-rename"),
-        pytest.param(lambda event: Event.objects.filter(pk=event.pk).update(title_zh_hant="音樂會"), "/zh-hant", id="translation"),
+        pytest.param(
+            lambda event: Event.objects.filter(pk=event.pk).update(title_zh_hant="音樂會"), "/zh-hant", id="translation"
+        ),
         pytest.param(lambda event: Event.objects.filter(pk=event.pk).update(featured=True), "", id="flag"),
     ],
 )

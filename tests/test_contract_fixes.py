@@ -18,8 +18,6 @@ LANGUAGE_ENUM = ["zh-hans", "zh-hant", "en"]
 PREFIXES = {"en": "", "zh-hans": "/zh-hans", "zh-hant": "/zh-hant"}
 
 
-
-
 # --- status follows the publication date (docs/contract/events.md §4.1) ----------------------------------------
 
 # (kind, status sent, date sent) → stored status. "+1 minute" is exactly one minute ahead of the
@@ -53,8 +51,12 @@ def test_publication_date_at_least_a_minute_ahead_schedules(editor, collection, 
 
 @pytest.mark.parametrize(
     "status, date, stored",
-    [(None, "+1 minute", "future"), ("publish", "+1 minute", "future"), ("publish", "+59 seconds", "publish"),
-     ("future", "+59 seconds", "publish")],
+    [
+        (None, "+1 minute", "future"),
+        ("publish", "+1 minute", "future"),
+        ("publish", "+59 seconds", "publish"),
+        ("future", "+59 seconds", "publish"),
+    ],
 )
 @pytest.mark.parametrize("date_field", ["date", "date_utc"])
 def test_events_schedule_from_the_same_boundary(editor, status, date, stored, date_field):
@@ -166,9 +168,12 @@ def test_global_ids_are_the_same_in_every_language(api, event_with_links, langua
     organizer_id = event.organizers.get().pk
     body = api.get(f"{PREFIXES[language]}{API}/events/{event.pk}").json()
     assert _global_ids(body) == [
-        f"testserver?id={event.pk}", f"testserver?id={event.pk}",
-        f"testserver?id={event.venue_id}", f"testserver?id={event.venue_id}",
-        f"testserver?id={organizer_id}", f"testserver?id={organizer_id}",
+        f"testserver?id={event.pk}",
+        f"testserver?id={event.pk}",
+        f"testserver?id={event.venue_id}",
+        f"testserver?id={event.venue_id}",
+        f"testserver?id={organizer_id}",
+        f"testserver?id={organizer_id}",
     ]
 
 
@@ -179,7 +184,10 @@ def test_global_ids_by_parameter_and_on_every_route(api, event_with_links, langu
     listed = api.get(f"{API}/events", query).json()["events"][0]
     assert listed["global_id"] == f"testserver?id={event.pk}"
     venue = api.get(f"{PREFIXES[language]}{API}/venues/{event.venue_id}").json()
-    assert (venue["global_id"], venue["global_id_lineage"]) == (f"testserver?id={event.venue_id}", [f"testserver?id={event.venue_id}"])
+    assert (venue["global_id"], venue["global_id_lineage"]) == (
+        f"testserver?id={event.venue_id}",
+        [f"testserver?id={event.venue_id}"],
+    )
     organizers = api.get(f"{PREFIXES[language]}{API}/organizers").json()["organizers"]
     assert [item["global_id"] for item in organizers] == [f"testserver?id={organizers[0]['id']}"]
 

@@ -4,6 +4,7 @@ These run against a real PostgreSQL server: the default connection is pointed at
 at a listener that accepts and never answers, then back at the server, as a restart or a network
 fault would do to a running site.
 """
+
 import select
 import socket
 import threading

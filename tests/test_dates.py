@@ -1,4 +1,5 @@
 """Tests for events.dates: the strtotime subset, WordPress formatting, zones and calendar days."""
+
 import datetime as dt
 from zoneinfo import ZoneInfo
 
@@ -161,11 +162,14 @@ def test_explicit_offset_keeps_the_written_calendar_day():
     assert parsed.local.astimezone(NEW_YORK).date() == dt.date(2018, 1, 6)
 
 
-@pytest.mark.parametrize("tz, expected", [
-    pytest.param(NEW_YORK, "2024-06-12T00:00:00-04:00", id="new-york-still-yesterday-evening"),
-    pytest.param(UTC, "2024-06-13T00:00:00+00:00", id="utc-already-next-day"),
-    pytest.param(dt.timezone(dt.timedelta(hours=5, minutes=30)), "2024-06-13T00:00:00+05:30", id="fixed-offset"),
-])
+@pytest.mark.parametrize(
+    "tz, expected",
+    [
+        pytest.param(NEW_YORK, "2024-06-12T00:00:00-04:00", id="new-york-still-yesterday-evening"),
+        pytest.param(UTC, "2024-06-13T00:00:00+00:00", id="utc-already-next-day"),
+        pytest.param(dt.timezone(dt.timedelta(hours=5, minutes=30)), "2024-06-13T00:00:00+05:30", id="fixed-offset"),
+    ],
+)
 def test_today_depends_on_the_zone(tz, expected):
     late = dt.datetime(2024, 6, 13, 2, 0, tzinfo=UTC)
     assert parse("today", tz=tz, now=late).local.isoformat() == expected
@@ -235,13 +239,19 @@ def test_parse_date_input_needs_an_aware_now():
         dates.parse_date_input("today", NEW_YORK, dt.datetime(2024, 6, 12, 15, 4, 5))
 
 
-@pytest.mark.parametrize("value, expected", [
-    pytest.param(dt.datetime(2017, 1, 5, 14, 23, 36), "2017-01-05 14:23:36", id="naive"),
-    pytest.param(dt.datetime(2017, 1, 5, 14, 23, 36, 999999, tzinfo=NEW_YORK), "2017-01-05 14:23:36",
-                 id="aware-drops-zone-and-microseconds"),
-    pytest.param(dt.datetime(2017, 12, 31, 0, 0, 0), "2017-12-31 00:00:00", id="midnight"),
-    pytest.param(dt.datetime(999, 2, 3, 4, 5, 6), "0999-02-03 04:05:06", id="year-padded"),
-])
+@pytest.mark.parametrize(
+    "value, expected",
+    [
+        pytest.param(dt.datetime(2017, 1, 5, 14, 23, 36), "2017-01-05 14:23:36", id="naive"),
+        pytest.param(
+            dt.datetime(2017, 1, 5, 14, 23, 36, 999999, tzinfo=NEW_YORK),
+            "2017-01-05 14:23:36",
+            id="aware-drops-zone-and-microseconds",
+        ),
+        pytest.param(dt.datetime(2017, 12, 31, 0, 0, 0), "2017-12-31 00:00:00", id="midnight"),
+        pytest.param(dt.datetime(999, 2, 3, 4, 5, 6), "0999-02-03 04:05:06", id="year-padded"),
+    ],
+)
 def test_format_wp(value, expected):
     assert dates.format_wp(value) == expected
 
@@ -252,16 +262,19 @@ def test_date_details():
     assert list(details) == ["year", "month", "day", "hour", "minutes", "seconds"]
 
 
-@pytest.mark.parametrize("name, offset", [
-    pytest.param("UTC", dt.timedelta(0), id="UTC"),
-    pytest.param("UTC+0", dt.timedelta(0), id="UTC+0"),
-    pytest.param("UTC+5", dt.timedelta(hours=5), id="UTC+5"),
-    pytest.param("UTC-3.5", dt.timedelta(hours=-3, minutes=-30), id="UTC-3.5"),
-    pytest.param("UTC+5:30", dt.timedelta(hours=5, minutes=30), id="UTC+5:30"),
-    pytest.param("UTC+5.75", dt.timedelta(hours=5, minutes=45), id="UTC+5.75"),
-    pytest.param("UTC-12", dt.timedelta(hours=-12), id="UTC-12"),
-    pytest.param("UTC+14", dt.timedelta(hours=14), id="UTC+14"),
-])
+@pytest.mark.parametrize(
+    "name, offset",
+    [
+        pytest.param("UTC", dt.timedelta(0), id="UTC"),
+        pytest.param("UTC+0", dt.timedelta(0), id="UTC+0"),
+        pytest.param("UTC+5", dt.timedelta(hours=5), id="UTC+5"),
+        pytest.param("UTC-3.5", dt.timedelta(hours=-3, minutes=-30), id="UTC-3.5"),
+        pytest.param("UTC+5:30", dt.timedelta(hours=5, minutes=30), id="UTC+5:30"),
+        pytest.param("UTC+5.75", dt.timedelta(hours=5, minutes=45), id="UTC+5.75"),
+        pytest.param("UTC-12", dt.timedelta(hours=-12), id="UTC-12"),
+        pytest.param("UTC+14", dt.timedelta(hours=14), id="UTC+14"),
+    ],
+)
 def test_zone_from_name_fixed_offsets(name, offset):
     zone = dates.zone_from_name(name)
     assert isinstance(zone, dt.timezone)
@@ -275,32 +288,38 @@ def test_zone_from_name_iana(name):
     assert zone.key == name
 
 
-@pytest.mark.parametrize("name", [
-    pytest.param("", id="empty"),
-    pytest.param(None, id="none"),
-    pytest.param("Mars/Olympus_Mons", id="unknown"),
-    pytest.param("America", id="directory"),
-    pytest.param("../etc/passwd", id="path"),
-    pytest.param("UTC+5:75", id="offset-minutes-out-of-range"),
-    pytest.param("UTC+24", id="offset-hours-out-of-range"),
-    pytest.param("UTC+", id="offset-missing"),
-])
+@pytest.mark.parametrize(
+    "name",
+    [
+        pytest.param("", id="empty"),
+        pytest.param(None, id="none"),
+        pytest.param("Mars/Olympus_Mons", id="unknown"),
+        pytest.param("America", id="directory"),
+        pytest.param("../etc/passwd", id="path"),
+        pytest.param("UTC+5:75", id="offset-minutes-out-of-range"),
+        pytest.param("UTC+24", id="offset-hours-out-of-range"),
+        pytest.param("UTC+", id="offset-missing"),
+    ],
+)
 def test_zone_from_name_rejects(name):
     with pytest.raises(ValueError):
         dates.zone_from_name(name)
 
 
-@pytest.mark.parametrize("name, at, expected", [
-    pytest.param("America/New_York", dt.datetime(2024, 1, 15, 12, tzinfo=UTC), "EST", id="new-york-winter"),
-    pytest.param("America/New_York", dt.datetime(2024, 7, 15, 12, tzinfo=UTC), "EDT", id="new-york-summer"),
-    pytest.param("America/New_York", dt.datetime(2024, 3, 10, 6, 59, 59), "EST", id="naive-is-utc-before-jump"),
-    pytest.param("America/New_York", dt.datetime(2024, 3, 10, 7, 0, 0), "EDT", id="naive-is-utc-after-jump"),
-    pytest.param("Europe/London", dt.datetime(2024, 7, 1, tzinfo=UTC), "BST", id="london-summer"),
-    pytest.param("Asia/Singapore", dt.datetime(2024, 7, 1, tzinfo=UTC), "+08", id="numeric-abbreviation"),
-    pytest.param("UTC", dt.datetime(2024, 7, 1, tzinfo=UTC), "UTC", id="utc"),
-    pytest.param("UTC+5", dt.datetime(2024, 7, 1, tzinfo=UTC), "UTC+5", id="offset-name"),
-    pytest.param("UTC-3.5", dt.datetime(2024, 7, 1, tzinfo=UTC), "UTC-3.5", id="decimal-offset-name"),
-])
+@pytest.mark.parametrize(
+    "name, at, expected",
+    [
+        pytest.param("America/New_York", dt.datetime(2024, 1, 15, 12, tzinfo=UTC), "EST", id="new-york-winter"),
+        pytest.param("America/New_York", dt.datetime(2024, 7, 15, 12, tzinfo=UTC), "EDT", id="new-york-summer"),
+        pytest.param("America/New_York", dt.datetime(2024, 3, 10, 6, 59, 59), "EST", id="naive-is-utc-before-jump"),
+        pytest.param("America/New_York", dt.datetime(2024, 3, 10, 7, 0, 0), "EDT", id="naive-is-utc-after-jump"),
+        pytest.param("Europe/London", dt.datetime(2024, 7, 1, tzinfo=UTC), "BST", id="london-summer"),
+        pytest.param("Asia/Singapore", dt.datetime(2024, 7, 1, tzinfo=UTC), "+08", id="numeric-abbreviation"),
+        pytest.param("UTC", dt.datetime(2024, 7, 1, tzinfo=UTC), "UTC", id="utc"),
+        pytest.param("UTC+5", dt.datetime(2024, 7, 1, tzinfo=UTC), "UTC+5", id="offset-name"),
+        pytest.param("UTC-3.5", dt.datetime(2024, 7, 1, tzinfo=UTC), "UTC-3.5", id="decimal-offset-name"),
+    ],
+)
 def test_zone_abbreviation(name, at, expected):
     assert dates.zone_abbreviation(name, at) == expected
 
@@ -310,18 +329,46 @@ def test_zone_abbreviation_rejects_unknown_zone():
         dates.zone_abbreviation("Mars/Olympus_Mons", NOW)
 
 
-@pytest.mark.parametrize("day, cutoff, start, end", [
-    pytest.param(dt.date(2024, 6, 12), dt.time(0, 0), dt.datetime(2024, 6, 12, 0, 0, 0),
-                 dt.datetime(2024, 6, 12, 23, 59, 59), id="midnight-cutoff"),
-    pytest.param(dt.date(2024, 6, 12), dt.time(6, 0), dt.datetime(2024, 6, 12, 6, 0, 0),
-                 dt.datetime(2024, 6, 13, 5, 59, 59), id="six-am-cutoff"),
-    pytest.param(dt.date(2024, 12, 31), dt.time(23, 30), dt.datetime(2024, 12, 31, 23, 30, 0),
-                 dt.datetime(2025, 1, 1, 23, 29, 59), id="late-cutoff-across-year"),
-    pytest.param(dt.date(2024, 3, 10), dt.time(0, 0), dt.datetime(2024, 3, 10, 0, 0, 0),
-                 dt.datetime(2024, 3, 10, 23, 59, 59), id="dst-day-is-wall-clock"),
-    pytest.param(dt.date(2024, 2, 28), dt.time(12, 0), dt.datetime(2024, 2, 28, 12, 0, 0),
-                 dt.datetime(2024, 2, 29, 11, 59, 59), id="leap-day"),
-])
+@pytest.mark.parametrize(
+    "day, cutoff, start, end",
+    [
+        pytest.param(
+            dt.date(2024, 6, 12),
+            dt.time(0, 0),
+            dt.datetime(2024, 6, 12, 0, 0, 0),
+            dt.datetime(2024, 6, 12, 23, 59, 59),
+            id="midnight-cutoff",
+        ),
+        pytest.param(
+            dt.date(2024, 6, 12),
+            dt.time(6, 0),
+            dt.datetime(2024, 6, 12, 6, 0, 0),
+            dt.datetime(2024, 6, 13, 5, 59, 59),
+            id="six-am-cutoff",
+        ),
+        pytest.param(
+            dt.date(2024, 12, 31),
+            dt.time(23, 30),
+            dt.datetime(2024, 12, 31, 23, 30, 0),
+            dt.datetime(2025, 1, 1, 23, 29, 59),
+            id="late-cutoff-across-year",
+        ),
+        pytest.param(
+            dt.date(2024, 3, 10),
+            dt.time(0, 0),
+            dt.datetime(2024, 3, 10, 0, 0, 0),
+            dt.datetime(2024, 3, 10, 23, 59, 59),
+            id="dst-day-is-wall-clock",
+        ),
+        pytest.param(
+            dt.date(2024, 2, 28),
+            dt.time(12, 0),
+            dt.datetime(2024, 2, 28, 12, 0, 0),
+            dt.datetime(2024, 2, 29, 11, 59, 59),
+            id="leap-day",
+        ),
+    ],
+)
 def test_day_bounds(day, cutoff, start, end):
     assert dates.day_start(day, cutoff) == start
     assert dates.day_end(day, cutoff) == end

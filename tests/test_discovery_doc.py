@@ -1,4 +1,5 @@
 """The `doc` route: a valid OpenAPI 3.0.0 document generated from the routes, in the request's language."""
+
 import pytest
 from django.utils import translation
 from openapi_schema_validator import OAS30Validator
@@ -158,9 +159,15 @@ def test_single_operations_take_the_path_variable_and_the_create_body(api, path)
         assert path_parameters[0]["schema"]["type"] == expected_type
         assert events_settings.language_param in [p["name"] for p in item[method]["parameters"]]
     read_names = [p["name"] for p in item["get"]["parameters"]]
-    assert read_names == [variable, *[name for name in fields_of(route, action_of(route, "retrieve")) if name != variable]]
+    assert read_names == [
+        variable,
+        *[name for name in fields_of(route, action_of(route, "retrieve")) if name != variable],
+    ]
     delete_names = [p["name"] for p in item["delete"]["parameters"]]
-    assert delete_names == [variable, *[name for name in fields_of(route, action_of(route, "destroy")) if name != variable]]
+    assert delete_names == [
+        variable,
+        *[name for name in fields_of(route, action_of(route, "destroy")) if name != variable],
+    ]
     body = item["post"]["requestBody"]["content"]["application/x-www-form-urlencoded"]["schema"]
     assert body["type"] == "object"
     assert list(body["properties"]) == list(fields_of(route, "create"))
@@ -189,7 +196,10 @@ def test_parameter_descriptions_follow_the_request_language(api, language):
                     assert parameter["description"] == str(field.help_text)
     assert translated["paths"]["/events"]["get"]["summary"] != english["paths"]["/events"]["get"]["summary"]
     event_fields = translated["components"]["schemas"]["Event"]["properties"]
-    assert event_fields["title"]["description"] != english["components"]["schemas"]["Event"]["properties"]["title"]["description"]
+    assert (
+        event_fields["title"]["description"]
+        != english["components"]["schemas"]["Event"]["properties"]["title"]["description"]
+    )
 
 
 def test_wpml_language_parameter_overrides_the_path_language(api):
@@ -222,7 +232,9 @@ def calendar(db):
     organizer = make_organizer("Ada", email="ada@example.org")
     category = make_category("Jazz")
     tag = make_tag("Outdoor")
-    event = make_event("Concert", venue=venue, organizers=[organizer], categories=[category], tags=[tag], image=image, cost=["10"])
+    event = make_event(
+        "Concert", venue=venue, organizers=[organizer], categories=[category], tags=[tag], image=image, cost=["10"]
+    )
     return {"event": event, "venue": venue, "organizer": organizer, "category": category, "tag": tag}
 
 

@@ -1,4 +1,5 @@
 """The namespace index and OPTIONS: every route, method and parameter, as the declarations say, per language."""
+
 import re
 
 import pytest
@@ -37,7 +38,11 @@ TERM_SINGLE = [["GET"], ["POST", "PUT", "PATCH"], ["DELETE"]]
 ENDPOINT_METHODS = {
     NS: [["GET"]],
     f"{NS}/doc": [["GET"]],
-    **{key: COLLECTION for key in ROUTE_KEYS if key.endswith(("/events", "/venues", "/organizers", "/categories", "/tags"))},
+    **{
+        key: COLLECTION
+        for key in ROUTE_KEYS
+        if key.endswith(("/events", "/venues", "/organizers", "/categories", "/tags"))
+    },
     **{key: POST_SINGLE for key in ROUTE_KEYS if re.search(r"/(events|venues|organizers)/(\(|by-slug)", key)},
     **{key: TERM_SINGLE for key in ROUTE_KEYS if re.search(r"/(categories|tags)/\(", key)},
 }
@@ -151,7 +156,9 @@ def test_descriptions_are_translated(api, language):
     english, translated = index(api), index(api, language)
     compared = 0
     for key in ROUTE_KEYS:
-        for english_endpoint, endpoint in zip(english["routes"][key]["endpoints"], translated["routes"][key]["endpoints"]):
+        for english_endpoint, endpoint in zip(
+            english["routes"][key]["endpoints"], translated["routes"][key]["endpoints"]
+        ):
             for name, arg in endpoint["args"].items():
                 if "description" in arg:
                     assert arg["description"] != english_endpoint["args"][name]["description"], (key, name)
@@ -173,7 +180,9 @@ def test_wpml_language_overrides_the_path_language(api):
 def test_links_keep_the_language_prefix(api, language):
     body = index(api, language)
     assert body["_links"]["up"] == [{"href": f"http://testserver/{language}/wp-json/"}]
-    assert body["routes"][f"{NS}/events"]["_links"]["self"] == [{"href": f"http://testserver/{language}/wp-json{NS}/events"}]
+    assert body["routes"][f"{NS}/events"]["_links"]["self"] == [
+        {"href": f"http://testserver/{language}/wp-json{NS}/events"}
+    ]
 
 
 @pytest.mark.parametrize("route", ROUTES, ids=[route.pattern or "/" for route in ROUTES])
@@ -244,7 +253,10 @@ CONTRACT_ARGS = [
 @pytest.mark.parametrize(
     "pattern, position, name, expected",
     CONTRACT_ARGS,
-    ids=[f"{pattern.split('/(')[0]}{'' if '(' not in pattern else '/{x}'}-{position}-{name}" for pattern, position, name, _ in CONTRACT_ARGS],
+    ids=[
+        f"{pattern.split('/(')[0]}{'' if '(' not in pattern else '/{x}'}-{position}-{name}"
+        for pattern, position, name, _ in CONTRACT_ARGS
+    ],
 )
 def test_contract_facts_of_arguments(api, pattern, position, name, expected):
     args = index(api)["routes"][f"{NS}{pattern}"]["endpoints"][position]["args"]
@@ -270,7 +282,6 @@ def test_update_endpoints_list_the_create_args_as_optional(api, resource):
         assert {key: value for key, value in update[name].items() if key != "required"} == {
             key: value for key, value in create[name].items() if key != "required"
         }, name
-
 
 
 def test_root_index_lists_every_route_served_as_wordpress_does(api):

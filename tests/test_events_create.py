@@ -1,4 +1,5 @@
 """Event creation (docs/contract/events.md §4): fields, defaults, dates, status by role, linked records, refusals that change nothing."""
+
 import datetime as dt
 
 import pytest
@@ -44,7 +45,6 @@ def table_counts():
     }
 
 
-
 # --- the created record -------------------------------------------------------------------------
 
 
@@ -71,9 +71,9 @@ def test_the_created_record_reads_back_the_same(editor):
         featured=True,
     ).json()
     read = editor.get(f"{API}/events/{created['id']}").json()
-    assert {key: value for key, value in read.items() if key not in READ_ONLY_KEYS and key != "venue" and key != "organizer"} == {
-        key: value for key, value in created.items() if key not in ("venue", "organizer")
-    }
+    assert {
+        key: value for key, value in read.items() if key not in READ_ONLY_KEYS and key != "venue" and key != "organizer"
+    } == {key: value for key, value in created.items() if key not in ("venue", "organizer")}
     # The single read adds json_ld to embedded records too; everything else is the same.
     assert {key: value for key, value in read["venue"].items() if key != "json_ld"} == created["venue"]
     assert [{k: v for k, v in item.items() if k != "json_ld"} for item in read["organizer"]] == created["organizer"]
@@ -100,7 +100,9 @@ def test_defaults_of_a_created_event(editor):
 
 
 def test_output_only_keys_are_ignored(editor):
-    body = create(editor, id=12345, url="http://elsewhere/", utc_start_date="1999-01-01 00:00:00", timezone_abbr="XYZ").json()
+    body = create(
+        editor, id=12345, url="http://elsewhere/", utc_start_date="1999-01-01 00:00:00", timezone_abbr="XYZ"
+    ).json()
     assert body["id"] != 12345
     assert body["url"] == "http://testserver/event/jazz-night/"
     assert body["utc_start_date"] == "2030-05-01 20:00:00"
@@ -292,7 +294,16 @@ def test_contributors_may_not_import_images_from_urls(as_role):
         # An input with its own offset names an instant, shown on the event's clock.
         ("America/New_York", "2030-01-05T15:00:00+00:00", "2030-01-05 10:00:00", "2030-01-05 15:00:00", "EST"),
     ],
-    ids=["iana-winter", "iana-summer", "shanghai", "offset", "half-hour-offset", "epoch-string", "epoch-number", "iso-with-offset"],
+    ids=[
+        "iana-winter",
+        "iana-summer",
+        "shanghai",
+        "offset",
+        "half-hour-offset",
+        "epoch-string",
+        "epoch-number",
+        "iso-with-offset",
+    ],
 )
 def test_dates_are_read_in_the_event_time_zone(editor, zone, start, local, utc, abbreviation):
     body = create(editor, timezone=zone, start_date=start, end_date=start).json()
@@ -327,7 +338,10 @@ def test_an_end_before_the_start_moves_to_the_start(editor):
         # WordPress reads `date` (post_date) in the site's zone, never in the event's.
         ({"date": "2020-03-04 05:06:07", "timezone": "Asia/Shanghai"}, ("2020-03-04 05:06:07", "2020-03-04 05:06:07")),
         ({"date_utc": "2020-03-04 05:06:07"}, ("2020-03-04 05:06:07", "2020-03-04 05:06:07")),
-        ({"date": "2020-01-01 00:00:00", "date_utc": "2020-03-04 05:06:07"}, ("2020-03-04 05:06:07", "2020-03-04 05:06:07")),
+        (
+            {"date": "2020-01-01 00:00:00", "date_utc": "2020-03-04 05:06:07"},
+            ("2020-03-04 05:06:07", "2020-03-04 05:06:07"),
+        ),
     ],
     ids=["date-site-zone", "date-not-in-event-zone", "date-utc", "date-utc-wins"],
 )
@@ -387,12 +401,17 @@ def test_date_utc_stays_read_in_utc_whatever_the_event_zone(editor, monkeypatch)
 EDGE_DATES = [
     ({"timezone": "UTC-5", "start_date": "2030-01-01 10:00", "end_date": "9999-12-31 23:30"}, "end_date"),
     ({"timezone": "Asia/Tokyo", "start_date": "0001-01-01 01:00", "end_date": "2030-01-01 10:00"}, "start_date"),
-    ({"timezone": "UTC-5", "all_day": True, "start_date": "2030-01-01 10:00", "end_date": "9999-12-31 10:00"}, "end_date"),
+    (
+        {"timezone": "UTC-5", "all_day": True, "start_date": "2030-01-01 10:00", "end_date": "9999-12-31 10:00"},
+        "end_date",
+    ),
 ]
 
 
 @pytest.mark.parametrize(
-    "site_zone, date", [("Asia/Tokyo", "0001-01-01 01:00:00"), ("America/New_York", "9999-12-31 23:00:00")], ids=["before-utc", "after-utc"]
+    "site_zone, date",
+    [("Asia/Tokyo", "0001-01-01 01:00:00"), ("America/New_York", "9999-12-31 23:00:00")],
+    ids=["before-utc", "after-utc"],
 )
 def test_publication_dates_that_do_not_exist_in_utc_are_refused(editor, settings, site_zone, date):
     settings.TIME_ZONE = site_zone
@@ -403,9 +422,7 @@ def test_publication_dates_that_do_not_exist_in_utc_are_refused(editor, settings
     assert table_counts() == before
 
 
-@pytest.mark.parametrize(
-    "fields, name", EDGE_DATES, ids=["end-after-utc", "start-before-utc", "all-day-end-after-utc"]
-)
+@pytest.mark.parametrize("fields, name", EDGE_DATES, ids=["end-after-utc", "start-before-utc", "all-day-end-after-utc"])
 def test_dates_that_do_not_exist_in_utc_are_refused(editor, fields, name):
     before = table_counts()
     response = create(editor, **fields)
@@ -545,10 +562,18 @@ def test_concurrent_creates_of_one_title_get_distinct_slugs():
     [
         ("$10", "$10", {"currency_symbol": "$", "currency_position": "prefix", "values": ["10"]}),
         ("20$", "20$", {"currency_symbol": "$", "currency_position": "postfix", "values": ["20"]}),
-        (["0$", "20$", "30$"], "Free – 30$", {"currency_symbol": "$", "currency_position": "postfix", "values": ["0", "20", "30"]}),
+        (
+            ["0$", "20$", "30$"],
+            "Free – 30$",
+            {"currency_symbol": "$", "currency_position": "postfix", "values": ["0", "20", "30"]},
+        ),
         ("23", "$23", {"currency_symbol": "", "currency_position": "", "values": ["23"]}),
         (15, "$15", {"currency_symbol": "", "currency_position": "", "values": ["15"]}),
-        ("€6.50 - €8.50", "€6.50 – €8.50", {"currency_symbol": "€", "currency_position": "prefix", "values": ["6.50", "8.50"]}),
+        (
+            "€6.50 - €8.50",
+            "€6.50 – €8.50",
+            {"currency_symbol": "€", "currency_position": "prefix", "values": ["6.50", "8.50"]},
+        ),
         ("Donation", "Donation", {"currency_symbol": "", "currency_position": "", "values": ["donation"]}),
         ("", "", {"currency_symbol": "", "currency_position": "", "values": []}),
     ],
@@ -639,7 +664,15 @@ def test_failed_import_is_400_and_changes_nothing(editor, image_server):
         lambda venue: [{"id": venue.pk}],
         lambda venue: {"0": venue.pk},
     ],
-    ids=["id", "id-string", "id-object", "id-object-with-fields", "one-item-list", "one-item-list-of-object", "numbered-object"],
+    ids=[
+        "id",
+        "id-string",
+        "id-object",
+        "id-object-with-fields",
+        "one-item-list",
+        "one-item-list-of-object",
+        "numbered-object",
+    ],
 )
 def test_existing_venue_is_linked(editor, reference):
     venue = make_venue("Old Hall")
@@ -649,10 +682,17 @@ def test_existing_venue_is_linked(editor, reference):
 
 
 def test_venue_object_creates_a_venue(editor):
-    body = create(editor, venue={"venue": "Blue Hall", "address": "1 Main St", "city": "Lyon", "show_map": "yes"}).json()
+    body = create(
+        editor, venue={"venue": "Blue Hall", "address": "1 Main St", "city": "Lyon", "show_map": "yes"}
+    ).json()
     venue = Venue.objects.get()
     assert body["venue"]["id"] == venue.pk
-    assert (venue.title, venue.address, venue.city, venue.status) == ("Blue Hall", "1 Main St", "Lyon", PostStatus.PUBLISH)
+    assert (venue.title, venue.address, venue.city, venue.status) == (
+        "Blue Hall",
+        "1 Main St",
+        "Lyon",
+        PostStatus.PUBLISH,
+    )
     assert venue.author == editor.user
 
 
@@ -668,7 +708,11 @@ def test_venue_object_reuses_a_venue_of_the_same_name(editor):
     assert Venue.objects.count() == 1
 
 
-@pytest.mark.parametrize("empty", ["", 0, "0", None, [], [""]], ids=["empty-string", "zero", "zero-string", "null", "empty-list", "empty-items"])
+@pytest.mark.parametrize(
+    "empty",
+    ["", 0, "0", None, [], [""]],
+    ids=["empty-string", "zero", "zero-string", "null", "empty-list", "empty-items"],
+)
 def test_empty_venue_means_none(editor, empty):
     assert create(editor, venue=empty).json()["venue"] == []
 
@@ -697,7 +741,8 @@ def test_several_venues_cannot_be_linked(editor, several):
 def test_organizers_in_every_form_keep_their_order(editor):
     first, second, third = make_organizer("First"), make_organizer("Second"), make_organizer("Third")
     body = create(
-        editor, organizer=[third.pk, {"id": first.pk}, {"organizer": "Brand new", "email": "new@example.org"}, str(second.pk)]
+        editor,
+        organizer=[third.pk, {"id": first.pk}, {"organizer": "Brand new", "email": "new@example.org"}, str(second.pk)],
     ).json()
     assert [item["organizer"] for item in body["organizer"]] == ["Third", "First", "Brand new", "Second"]
     assert Organizer.objects.get(title="Brand new").email == "new@example.org"
@@ -715,7 +760,16 @@ def test_organizers_in_every_form_keep_their_order(editor):
         (lambda a, b: [a.pk, a.pk, {"id": a.pk}], ["A"]),
         (lambda a, b: [{"organizer": "a"}, b.pk], ["A", "B"]),
     ],
-    ids=["id", "csv", "list", "id-object", "bare-object", "numbered-object", "repeats-collapse", "duplicate-name-reused"],
+    ids=[
+        "id",
+        "csv",
+        "list",
+        "id-object",
+        "bare-object",
+        "numbered-object",
+        "repeats-collapse",
+        "duplicate-name-reused",
+    ],
 )
 def test_organizer_forms(editor, value, expected):
     a, b = make_organizer("A"), make_organizer("B")
@@ -723,7 +777,9 @@ def test_organizer_forms(editor, value, expected):
     assert [item["organizer"] for item in body["organizer"]] == expected
 
 
-@pytest.mark.parametrize("empty", ["", 0, None, [], ["", 0]], ids=["empty-string", "zero", "null", "empty-list", "empty-items"])
+@pytest.mark.parametrize(
+    "empty", ["", 0, None, [], ["", 0]], ids=["empty-string", "zero", "null", "empty-list", "empty-items"]
+)
 def test_empty_organizer_means_none(editor, empty):
     assert create(editor, organizer=empty).json()["organizer"] == []
 
@@ -773,7 +829,9 @@ def test_a_refused_nested_organizer_rolls_back_the_venue_made_before_it(as_role)
 
 def test_an_invalid_organizer_item_leaves_nothing_behind(editor):
     before = table_counts()
-    response = create(editor, venue={"venue": "Never made"}, organizer=[{"organizer": "Fine"}, {"organizer": ""}], tags="nope")
+    response = create(
+        editor, venue={"venue": "Never made"}, organizer=[{"organizer": "Fine"}, {"organizer": ""}], tags="nope"
+    )
     assert response.status_code == 400
     assert list(response.json()["data"]["params"]) == ["organizer"]
     assert table_counts() == before
@@ -783,7 +841,9 @@ def test_imported_files_are_removed_when_the_write_fails(as_role, image_server, 
     image_server.routes["/poster.png"] = (200, {"Content-Type": "image/png"}, image_bytes((300, 200)))
     other = make_user("editor")
     response = create(
-        as_role("author"), image=image_server.url("/poster.png"), organizer=[{"organizer": "Theirs", "author": other.pk}]
+        as_role("author"),
+        image=image_server.url("/poster.png"),
+        organizer=[{"organizer": "Theirs", "author": other.pk}],
     )
     assert response.status_code == 403
     assert Attachment.objects.count() == 0

@@ -1,4 +1,5 @@
 """The events list date window (docs/contract/events.md §2.2): defaults, whole days, strict and relative modes, zones."""
+
 import datetime as dt
 from urllib.parse import parse_qsl, urlsplit
 
@@ -239,7 +240,11 @@ def test_relative_bounds_keep_explicit_start_and_end_dates(api, span):
     found = listed(api, starts_before="2018-01-05", start_date="2018-01-02")
     assert names(found, span) == ["inside", "starts_too_late"]
     assert list(echoed(api, starts_before="2018-01-05", start_date="2018-01-02")) == [
-        "page", "per_page", "start_date", "status", "starts_before",
+        "page",
+        "per_page",
+        "start_date",
+        "status",
+        "starts_before",
     ]
 
 
@@ -317,9 +322,12 @@ def test_default_window_across_the_autumn_dst_change(api, clock, settings):
 # --- refusals and extremes ----------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("param", ["start_date", "end_date", "starts_before", "starts_after", "ends_before", "ends_after"])
 @pytest.mark.parametrize(
-    "value", ["foo", "2018-13-45", "", "next someday", "25:00", "99999999999999"],
+    "param", ["start_date", "end_date", "starts_before", "starts_after", "ends_before", "ends_after"]
+)
+@pytest.mark.parametrize(
+    "value",
+    ["foo", "2018-13-45", "", "next someday", "25:00", "99999999999999"],
     ids=["word", "impossible-date", "empty", "unknown-words", "impossible-time", "epoch-beyond-year-9999"],
 )
 def test_unparsable_dates_are_400_naming_the_parameter(api, param, value):

@@ -1,4 +1,5 @@
 """Event deletion (docs/contract/events.md §6): always to the trash, 410 the second time, by ID or by slug."""
+
 import pytest
 
 from events.models import Event, EventOrganizer, PostStatus
@@ -8,7 +9,6 @@ from .factories import make_category, make_event, make_image, make_organizer, ma
 from .test_events_create import error_of, table_counts
 
 pytestmark = pytest.mark.django_db
-
 
 
 def test_delete_moves_to_the_trash_and_answers_with_the_trashed_record(editor):

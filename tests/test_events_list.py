@@ -1,4 +1,5 @@
 """GET /events: the envelope, headers, page links, ordering and every non-date filter (docs/contract/events.md §2)."""
+
 import datetime as dt
 from urllib.parse import parse_qsl, urlsplit
 
@@ -259,7 +260,9 @@ def test_term_filters(api, tagged, param, value, expected):
 
 
 def test_term_filters_as_bracket_lists(api, tagged):
-    response = api.get(f"{API}/events?start_date=2031-01-01&end_date=2031-12-31&categories[]=music&categories[]={tagged['food'].pk}")
+    response = api.get(
+        f"{API}/events?start_date=2031-01-01&end_date=2031-12-31&categories[]=music&categories[]={tagged['food'].pk}"
+    )
     assert ids(response) == [tagged[name].pk for name in ("concert", "picnic", "dinner")]
 
 
@@ -275,7 +278,13 @@ def test_slug_is_tried_before_the_id(api, tagged):
 
 @pytest.mark.parametrize(
     "param,value",
-    [("categories", "nope"), ("categories", "999999"), ("categories", "outdoor"), ("tags", "music"), ("tags", "music,outdoor")],
+    [
+        ("categories", "nope"),
+        ("categories", "999999"),
+        ("categories", "outdoor"),
+        ("tags", "music"),
+        ("tags", "music,outdoor"),
+    ],
     ids=["unknown-slug", "unknown-id", "tag-as-category", "category-as-tag", "one-unknown-of-two"],
 )
 def test_unknown_terms_are_400(api, tagged, param, value):
@@ -303,7 +312,9 @@ def test_venue_and_organizer_filters(api):
     assert ids(get_list(api, venue=f"{hall.pk}, {park.pk}")) == [in_hall.pk, in_park.pk]
     assert ids(get_list(api, organizer=alice.pk)) == [in_hall.pk, in_park.pk]
     assert ids(get_list(api, organizer=bob.pk, venue=hall.pk)) == []
-    response = api.get(f"{API}/events?start_date=2031-01-01&end_date=2031-12-31&organizer[0]={bob.pk}&organizer[1]={alice.pk}")
+    response = api.get(
+        f"{API}/events?start_date=2031-01-01&end_date=2031-12-31&organizer[0]={bob.pk}&organizer[1]={alice.pk}"
+    )
     assert ids(response) == [in_hall.pk, in_park.pk]
     assert nowhere.pk in ids(get_list(api))
 
@@ -315,7 +326,9 @@ def test_draft_venue_still_filters(api):
 
 
 @pytest.mark.parametrize("param", ["venue", "organizer"])
-@pytest.mark.parametrize("value", ["foo", "999999", "event", "0", "-3"], ids=["word", "unknown", "event-id", "zero", "negative"])
+@pytest.mark.parametrize(
+    "value", ["foo", "999999", "event", "0", "-3"], ids=["word", "unknown", "event-id", "zero", "negative"]
+)
 def test_unknown_linked_records_are_400(api, param, value):
     event = at()
     refused(get_list(api, **{param: event.pk if value == "event" else value}), param)
@@ -459,7 +472,8 @@ def test_callers_who_may_not_edit_see_published_only(api, as_role, statuses, rol
 
 @pytest.mark.parametrize("role", [None, "subscriber"])
 @pytest.mark.parametrize(
-    "value", ["draft", "any", "publish,draft", "Publish", "", "publish,publish"],
+    "value",
+    ["draft", "any", "publish,draft", "Publish", "", "publish,publish"],
     ids=["draft", "any", "with-draft", "capitalised", "empty", "repeated"],
 )
 def test_callers_who_may_not_edit_may_only_ask_for_publish(api, as_role, role, value):
@@ -511,14 +525,14 @@ def test_editors_filter_by_status(as_role, statuses, value, expected):
     assert sorted(listed_keys(response, events), key=lambda key: events[key].start_local) == sorted(
         expected, key=lambda key: events[key].start_local
     )
-    assert dict(query_of(response.json()["rest_url"]))["status"] == ",".join(
-        part.strip() for part in value.split(",")
-    )
+    assert dict(query_of(response.json()["rest_url"]))["status"] == ",".join(part.strip() for part in value.split(","))
 
 
 def test_status_as_bracket_list(as_role, statuses):
     _, events = statuses
-    response = as_role("editor").get(f"{API}/events?start_date=2031-01-01&end_date=2031-12-31&status[0]=future&status[1]=private")
+    response = as_role("editor").get(
+        f"{API}/events?start_date=2031-01-01&end_date=2031-12-31&status[0]=future&status[1]=private"
+    )
     assert {status for status, _ in listed_keys(response, events)} == {"future", "private"}
 
 
@@ -629,7 +643,15 @@ def test_filters_combine_and_the_next_link_keeps_them_all(api):
     assert first.json()["total"] == 3
     keys = [key for key, _ in query_of(first.json()["next_rest_url"])]
     assert keys == [
-        "per_page", "start_date", "end_date", "search", "status", "venue", "featured", "categories", "page",
+        "per_page",
+        "start_date",
+        "end_date",
+        "search",
+        "status",
+        "venue",
+        "featured",
+        "categories",
+        "page",
     ]
     assert ids(api.get(first.json()["next_rest_url"])) == [matching[2].pk]
 
@@ -684,7 +706,9 @@ COLD_LIST_QUERIES = 26
 
 @pytest.mark.parametrize("per_page", [1, 50])
 @pytest.mark.parametrize("role", [None, "editor"], ids=["anonymous", "editor"])
-def test_list_query_count_does_not_grow_with_the_page(api, as_role, busy_calendar, django_assert_max_num_queries, role, per_page):
+def test_list_query_count_does_not_grow_with_the_page(
+    api, as_role, busy_calendar, django_assert_max_num_queries, role, per_page
+):
     client = as_role(role) if role else api
     with django_assert_max_num_queries(COLD_LIST_QUERIES + LIST_QUERIES[role] - LIST_QUERIES[None]):
         cold = get_list(client, per_page=per_page)
@@ -696,7 +720,9 @@ def test_list_query_count_does_not_grow_with_the_page(api, as_role, busy_calenda
 
 
 @pytest.mark.parametrize("per_page", [1, 50])
-def test_filtered_list_query_count_does_not_grow_with_the_page(api, busy_calendar, django_assert_max_num_queries, per_page):
+def test_filtered_list_query_count_does_not_grow_with_the_page(
+    api, busy_calendar, django_assert_max_num_queries, per_page
+):
     # One more query per validated reference filter (categories, tags, venue, organizer).
     params = {"categories": "arts", "search": "event", "geoloc_lat": 41.9, "geoloc_lng": 12.5, "featured": "false"}
     with django_assert_max_num_queries(COLD_LIST_QUERIES + 1):

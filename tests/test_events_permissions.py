@@ -1,4 +1,5 @@
 """Who may create, update and delete which events (docs/contract/auth.md §3), by ID and by slug alike, and in which order the checks run."""
+
 import pytest
 
 from events.models import Event, PostStatus
@@ -28,7 +29,14 @@ def client_for(api, as_role):
 # --- create ---------------------------------------------------------------------------------------
 
 
-CREATE_MATRIX = [(None, 401), ("subscriber", 403), ("contributor", 201), ("author", 201), ("editor", 201), ("administrator", 201)]
+CREATE_MATRIX = [
+    (None, 401),
+    ("subscriber", 403),
+    ("contributor", 201),
+    ("author", 201),
+    ("editor", 201),
+    ("administrator", 201),
+]
 
 
 @pytest.mark.parametrize("role, expected", CREATE_MATRIX, ids=[role_id(role) for role, _ in CREATE_MATRIX])
@@ -115,8 +123,13 @@ def test_write_matrix(client_for, role, action, own, status, route):
         ("contributor", PostStatus.PUBLISH, "delete", 403),
         ("author", PostStatus.PUBLISH, "delete", 410),
     ],
-    ids=["contributor-update-was-draft", "contributor-update-was-published", "contributor-delete-was-draft",
-         "contributor-delete-was-published", "author-delete-was-published"],
+    ids=[
+        "contributor-update-was-draft",
+        "contributor-update-was-published",
+        "contributor-delete-was-draft",
+        "contributor-delete-was-published",
+        "author-delete-was-published",
+    ],
 )
 def test_own_trashed_event(as_role, role, status_before, action, expected):
     client = as_role(role)
@@ -132,7 +145,8 @@ def test_own_trashed_event(as_role, role, status_before, action, expected):
 
 
 @pytest.mark.parametrize(
-    "role, expected", [(None, 401), ("subscriber", 403), ("contributor", 404), ("author", 404)],
+    "role, expected",
+    [(None, 401), ("subscriber", 403), ("contributor", 404), ("author", 404)],
     ids=["anonymous", "subscriber", "contributor", "author"],
 )
 @pytest.mark.parametrize("method", ["post", "delete"])
@@ -143,7 +157,9 @@ def test_an_unknown_id_needs_only_the_general_right_to_be_404(client_for, role, 
 
 
 @pytest.mark.parametrize(
-    "role, expected", [(None, 401), ("subscriber", 403), ("contributor", 404)], ids=["anonymous", "subscriber", "contributor"]
+    "role, expected",
+    [(None, 401), ("subscriber", 403), ("contributor", 404)],
+    ids=["anonymous", "subscriber", "contributor"],
 )
 def test_update_by_unknown_slug_checks_the_right_first(client_for, role, expected):
     response = client_for(role).post(f"{API}/events/by-slug/no-such-event", {"title": "x"}, format="json")
@@ -169,7 +185,9 @@ def test_validation_comes_before_permission(client_for, role):
 def test_a_contributor_may_not_raise_their_draft_past_pending_nor_touch_it_once_published(as_role):
     contributor = as_role("contributor")
     event = make_event(status=PostStatus.DRAFT, author=contributor.user)
-    assert contributor.post(f"{API}/events/{event.pk}", {"status": "publish"}, format="json").json()["status"] == "pending"
+    assert (
+        contributor.post(f"{API}/events/{event.pk}", {"status": "publish"}, format="json").json()["status"] == "pending"
+    )
     Event.objects.filter(pk=event.pk).update(status=PostStatus.PUBLISH)
     response = contributor.post(f"{API}/events/{event.pk}", {"status": "draft"}, format="json")
     assert (response.status_code, error_of(response)) == (403, "rest_forbidden")

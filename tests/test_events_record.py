@@ -1,4 +1,5 @@
 """The event record of docs/contract/events.md §1: the whole shape pinned by golden tests, then each field's rules."""
+
 import datetime as dt
 
 import pytest
@@ -186,9 +187,17 @@ def test_golden_record_with_image_venue_organizers_and_terms(api, settings):
         if parent:
             urls["up"] = f"{ns}/{collection}/{parent}"
         return {
-            "name": record.name, "slug": record.slug, "term_group": 0, "term_taxonomy_id": record.pk,
-            "taxonomy": taxonomy, "description": description, "parent": parent, "count": count,
-            "filter": "raw", "id": record.pk, "urls": urls,
+            "name": record.name,
+            "slug": record.slug,
+            "term_group": 0,
+            "term_taxonomy_id": record.pk,
+            "taxonomy": taxonomy,
+            "description": description,
+            "parent": parent,
+            "count": count,
+            "filter": "raw",
+            "id": record.pk,
+            "urls": urls,
         }
 
     expected = {
@@ -410,9 +419,7 @@ def test_default_currency_symbol_is_a_setting(api, settings):
 
 
 def test_title_is_texturized_and_text_is_paragraphed(api):
-    event = make_event(
-        'Rock & "Roll" -- it\'s on...', description="Line one\nLine two\n\nSecond paragraph", excerpt=""
-    )
+    event = make_event('Rock & "Roll" -- it\'s on...', description="Line one\nLine two\n\nSecond paragraph", excerpt="")
     body = read(api, event)
     assert body["title"] == "Rock &#038; &#8220;Roll&#8221; &#8212; it&#8217;s on&#8230;"
     assert body["description"] == "<p>Line one<br />\nLine two</p>\n<p>Second paragraph</p>"

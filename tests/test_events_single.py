@@ -1,4 +1,5 @@
 """Single event reads by ID and by slug: every status code of docs/contract/events.md §3, in the contract's order."""
+
 import pytest
 
 from events.models import PostStatus
@@ -27,9 +28,7 @@ def test_unknown_id_is_404_naming_the_id(api, record_id):
     assert str(record_id) in response.json()["message"]
 
 
-@pytest.mark.parametrize(
-    "build", [make_venue, make_organizer, make_image], ids=["venue", "organizer", "attachment"]
-)
+@pytest.mark.parametrize("build", [make_venue, make_organizer, make_image], ids=["venue", "organizer", "attachment"])
 def test_another_kinds_id_is_400_invalid_event_id(api, build):
     record = build()
     response = api.get(f"{API}/events/{record.pk}")

@@ -1,4 +1,5 @@
 """Event updates (docs/contract/events.md §5): only the fields sent change, explicit empty values unlink, by-slug lookup rules."""
+
 import pytest
 from django.utils import translation
 
@@ -13,7 +14,6 @@ pytestmark = pytest.mark.django_db
 
 # Always rewritten by a save.
 VOLATILE = ("modified", "modified_utc")
-
 
 
 @pytest.fixture
@@ -62,7 +62,9 @@ def read(client, event_id):
     record = without(client.get(f"{API}/events/{event_id}").json(), "json_ld")
     if record["venue"]:
         record["venue"] = {key: value for key, value in record["venue"].items() if key != "json_ld"}
-    record["organizer"] = [{key: value for key, value in item.items() if key != "json_ld"} for item in record["organizer"]]
+    record["organizer"] = [
+        {key: value for key, value in item.items() if key != "json_ld"} for item in record["organizer"]
+    ]
     return record
 
 
@@ -117,7 +119,8 @@ def test_the_rule_for_a_lone_start_or_end_is_where_clients_read_the_parameters(a
     prefix = "" if language == "en" else f"/{language}"
     index = api.get(f"{prefix}/wp-json/tribe/events/v1/").json()
     update = next(
-        endpoint for endpoint in index["routes"]["/tribe/events/v1/events/(?P<id>\\d+)"]["endpoints"]
+        endpoint
+        for endpoint in index["routes"]["/tribe/events/v1/events/(?P<id>\\d+)"]["endpoints"]
         if "PATCH" in endpoint["methods"]
     )
     for name in ("start_date", "end_date"):
@@ -142,7 +145,11 @@ def test_both_ends_move_the_event(editor, full_event):
 def test_a_new_time_zone_keeps_the_wall_clock(editor, full_event):
     body = update(editor, full_event["id"], timezone="Europe/Paris").json()
     assert (body["start_date"], body["end_date"]) == ("2030-01-05 10:00:00", "2030-01-05 12:00:00")
-    assert (body["utc_start_date"], body["timezone"], body["timezone_abbr"]) == ("2030-01-05 09:00:00", "Europe/Paris", "CET")
+    assert (body["utc_start_date"], body["timezone"], body["timezone_abbr"]) == (
+        "2030-01-05 09:00:00",
+        "Europe/Paris",
+        "CET",
+    )
 
 
 def test_an_empty_time_zone_is_the_site_zone(editor, full_event):
@@ -152,12 +159,22 @@ def test_an_empty_time_zone_is_the_site_zone(editor, full_event):
 
 def test_all_day_alone_widens_the_stored_days(editor, full_event):
     body = update(editor, full_event["id"], all_day=True).json()
-    assert (body["all_day"], body["start_date"], body["end_date"]) == (True, "2030-01-05 00:00:00", "2030-01-05 23:59:59")
+    assert (body["all_day"], body["start_date"], body["end_date"]) == (
+        True,
+        "2030-01-05 00:00:00",
+        "2030-01-05 23:59:59",
+    )
 
 
 def test_new_dates_are_read_in_a_time_zone_sent_with_them(editor, full_event):
-    body = update(editor, full_event["id"], timezone="Asia/Tokyo", start_date="2030-01-05 10:00", end_date="2030-01-05 11:00").json()
-    assert (body["start_date"], body["utc_start_date"], body["timezone_abbr"]) == ("2030-01-05 10:00:00", "2030-01-05 01:00:00", "JST")
+    body = update(
+        editor, full_event["id"], timezone="Asia/Tokyo", start_date="2030-01-05 10:00", end_date="2030-01-05 11:00"
+    ).json()
+    assert (body["start_date"], body["utc_start_date"], body["timezone_abbr"]) == (
+        "2030-01-05 10:00:00",
+        "2030-01-05 01:00:00",
+        "JST",
+    )
 
 
 @pytest.mark.parametrize("method", ["post", "put", "patch"])
@@ -320,7 +337,11 @@ def test_update_by_slug(editor):
     event = make_event("By slug", slug="by-slug")
     response = editor.post(f"{API}/events/by-slug/by-slug", {"title": "Found by slug"}, format="json")
     assert response.status_code == 200
-    assert (response.json()["id"], response.json()["title"], response.json()["slug"]) == (event.pk, "Found by slug", "by-slug")
+    assert (response.json()["id"], response.json()["title"], response.json()["slug"]) == (
+        event.pk,
+        "Found by slug",
+        "by-slug",
+    )
     assert read(editor, event.pk) == without(response.json())
 
 
@@ -333,7 +354,9 @@ def test_by_slug_lookup_is_normalised(editor):
 def test_a_body_slug_names_the_event_and_renames_nothing(editor):
     path_event = make_event("Path", slug="path-event")
     body_event = make_event("Body", slug="body-event")
-    response = editor.post(f"{API}/events/by-slug/path-event", {"slug": "body-event", "title": "Body renamed"}, format="json")
+    response = editor.post(
+        f"{API}/events/by-slug/path-event", {"slug": "body-event", "title": "Body renamed"}, format="json"
+    )
     assert response.json()["id"] == body_event.pk
     assert response.json()["slug"] == "body-event"
     assert Event.objects.get(pk=path_event.pk).title == "Path"
@@ -373,7 +396,9 @@ BAD_UPDATES = [
 ]
 
 
-@pytest.mark.parametrize("name, value", BAD_UPDATES, ids=[f"{name}-{i}" for i, (name, _value) in enumerate(BAD_UPDATES)])
+@pytest.mark.parametrize(
+    "name, value", BAD_UPDATES, ids=[f"{name}-{i}" for i, (name, _value) in enumerate(BAD_UPDATES)]
+)
 def test_bad_input_is_400_and_changes_nothing(editor, full_event, name, value):
     before = table_counts()
     response = update(editor, full_event["id"], **{name: value}, title_ignored="x")

@@ -3,6 +3,7 @@
 Every operation, reads and writes, is fuzzed anonymously and as an administrator (HTTP Basic), on
 whichever database the suite runs on (CI runs it on both, PostgreSQL included).
 """
+
 import base64
 import datetime as dt
 
@@ -103,7 +104,9 @@ def accepts_schema_valid_data(ctx, response, case):
         refused = set((response.json().get("data") or {}).get("params") or {})
         checked = server_checked_names(case.operation)
         # Without `params`, the refusal is about the record the path names (rest-invalid-event-id).
-        path_checked = any(p.get(SERVER_CHECKED) and p["in"] == "path" for p in case.operation.definition.raw.get("parameters", []))
+        path_checked = any(
+            p.get(SERVER_CHECKED) and p["in"] == "path" for p in case.operation.definition.raw.get("parameters", [])
+        )
         if (refused and refused <= checked) or (not refused and path_checked):
             return None
         raise

@@ -1,4 +1,5 @@
 """Input a hostile client sends: every case answers a 4xx in the contract's error shape, never a 500."""
+
 import html
 import json
 import time
@@ -60,7 +61,10 @@ def test_unicode_digits_in_term_filters_are_read_as_slugs(api, name):
         assert_error_shape(response, response.status_code)
 
 
-@pytest.mark.parametrize("path", [f"/events/?page={SUPERSCRIPT_TWO}", "/?p=%C2%B9", "/events/?page=" + "9" * 40, "/events/month/2026-%C2%B2/"])
+@pytest.mark.parametrize(
+    "path",
+    [f"/events/?page={SUPERSCRIPT_TWO}", "/?p=%C2%B9", "/events/?page=" + "9" * 40, "/events/month/2026-%C2%B2/"],
+)
 def test_public_pages_answer_a_plain_4xx_even_in_debug(settings, path):
     settings.DEBUG = True
     response = Client().get(path)
@@ -85,8 +89,16 @@ def test_undeclared_parameters_are_ignored_even_with_nul(api):
 
 
 def test_nul_nested_in_a_write_body_is_400_and_writes_nothing(editor):
-    response = post_json(editor, "/events", {"title": "Gig", "start_date": "2031-01-01 10:00", "end_date": "2031-01-01 11:00",
-                                             "venue": {"venue": "Hall\x00"}})
+    response = post_json(
+        editor,
+        "/events",
+        {
+            "title": "Gig",
+            "start_date": "2031-01-01 10:00",
+            "end_date": "2031-01-01 11:00",
+            "venue": {"venue": "Hall\x00"},
+        },
+    )
     body = assert_error_shape(response, 400, "rest_invalid_param")
     assert "venue" in body["data"]["params"]
     assert (Event.objects.count(), Organizer.objects.count()) == (0, 0)
@@ -105,14 +117,19 @@ def test_a_body_over_the_upload_limit_is_413(editor, settings):
 
 def test_a_three_megabyte_body_is_413_with_the_default_limit(editor):
     payload = json.dumps({"title": "x" * 3_000_000})
-    assert_error_shape(editor.post(f"{API}/events", payload, content_type="application/json"), 413, "rest_request_too_large")
+    assert_error_shape(
+        editor.post(f"{API}/events", payload, content_type="application/json"), 413, "rest_request_too_large"
+    )
 
 
 @pytest.mark.parametrize(
     "raw",
     [
         pytest.param("[" * 5000 + "]" * 5000, id="5000-levels"),
-        pytest.param(json.dumps({"title": {"a": [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}}), id="33-levels"),
+        pytest.param(
+            json.dumps({"title": {"a": [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}}),
+            id="33-levels",
+        ),
         pytest.param('{"title":"\\ud800x"}', id="lone-surrogate"),
         pytest.param('{"title":"ok", "\\udfff":"key"}', id="surrogate-key"),
         pytest.param('{"title":', id="truncated"),
@@ -175,7 +192,9 @@ def test_a_write_naming_more_than_100_organizers_is_400_and_creates_none(editor)
     assert Organizer.objects.count() == 0
 
 
-@pytest.mark.parametrize("route, name", [("/events", "include"), ("/tags", "include"), ("/categories", "exclude"), ("/events", "categories")])
+@pytest.mark.parametrize(
+    "route, name", [("/events", "include"), ("/tags", "include"), ("/categories", "exclude"), ("/events", "categories")]
+)
 def test_lists_naming_more_than_500_ids_are_400(api, route, name):
     response = api.get(f"{API}{route}", {name: ",".join(str(n) for n in range(1, 502))})
     body = assert_error_shape(response, 400, "rest_invalid_param")
@@ -281,7 +300,9 @@ def test_organizer_emails_that_are_no_address_are_shown_but_never_mailed_to(edit
 
 
 def test_organizer_email_addresses_are_mailto_links(editor):
-    organizer = post_json(editor, "/organizers", {"organizer": "Ann", "email": "o'brien+news@mail.example.co.uk", "status": "publish"}).json()
+    organizer = post_json(
+        editor, "/organizers", {"organizer": "Ann", "email": "o'brien+news@mail.example.co.uk", "status": "publish"}
+    ).json()
     page = Client().get(f"/organizer/{organizer['slug']}/").content.decode()
     assert 'href="mailto:o%27brien%2Bnews@mail.example.co.uk"' in page
 
@@ -326,8 +347,14 @@ SLUGGED_KINDS = {"events": "title", "categories": "name", "tags": "name"}
 
 @pytest.mark.parametrize(
     "requested, stored",
-    [("a%2Fb", "a-b"), ("a%20b", "a-b"), ("a%2Bb", "ab"), ("a%41b", "aab"), ("a%2541b", "a41b"),
-     ("%E4%B8%AD%E6%96%87", "%e4%b8%ad%e6%96%87")],
+    [
+        ("a%2Fb", "a-b"),
+        ("a%20b", "a-b"),
+        ("a%2Bb", "ab"),
+        ("a%41b", "aab"),
+        ("a%2541b", "a41b"),
+        ("%E4%B8%AD%E6%96%87", "%e4%b8%ad%e6%96%87"),
+    ],
     ids=["slash", "space", "plus", "letter", "percent", "chinese"],
 )
 @pytest.mark.parametrize("kind", SLUGGED_KINDS)
@@ -352,7 +379,9 @@ def test_a_slug_with_encoded_characters_reaches_its_record(editor, api, kind, re
 
 
 @pytest.mark.parametrize("debug", [False, True])
-def test_an_unexpected_error_is_logged_with_method_and_path_and_answered_in_json(api, settings, monkeypatch, caplog, debug):
+def test_an_unexpected_error_is_logged_with_method_and_path_and_answered_in_json(
+    api, settings, monkeypatch, caplog, debug
+):
     from events.api.views.discovery import NamespaceIndexViewSet
 
     settings.DEBUG = debug

@@ -1,4 +1,5 @@
 """Stored HTML by role: authors and contributors get WordPress's kses on save, editors and administrators do not."""
+
 import pytest
 
 from events.models import Event, Organizer, Venue
@@ -7,7 +8,9 @@ from .conftest import post_json
 
 pytestmark = pytest.mark.django_db
 
-HOSTILE = '<b>kept</b><script>alert(1)</script><img src="x.png" onerror="alert(2)"><a href="javascript:alert(3)">link</a>'
+HOSTILE = (
+    '<b>kept</b><script>alert(1)</script><img src="x.png" onerror="alert(2)"><a href="javascript:alert(3)">link</a>'
+)
 DANGEROUS = ("<script", "onerror", "javascript:")
 FILTERED_ROLES = ["author", "contributor"]
 UNFILTERED_ROLES = ["administrator", "editor"]
@@ -83,7 +86,9 @@ def test_the_admin_filters_a_contributors_html_in_every_language():
     assert browser.login(username="carla", password="admin-pass-123")
     response = browser.post(
         "/admin/events/event/add/",
-        event_form(status="draft", title_en="Gig", description_en=HOSTILE, description_zh_hant=HOSTILE, excerpt_zh_hans=HOSTILE),
+        event_form(
+            status="draft", title_en="Gig", description_en=HOSTILE, description_zh_hant=HOSTILE, excerpt_zh_hans=HOSTILE
+        ),
     )
     assert response.status_code == 302, response.content[:500]
     event = Event.objects.get()

@@ -1,5 +1,6 @@
 """Calendar files of the public pages: `?ical=1` on every view and an event's `ical/` link, read back
 with the library that writes them and with an independent parser."""
+
 import datetime as dt
 from urllib.parse import parse_qs, urlsplit
 from zoneinfo import ZoneInfo
@@ -112,14 +113,20 @@ def test_event_file_holds_every_detail_the_page_shows(client):
     assert entry["DTSTART"].params["TZID"] == "America/New_York"
     assert entry.decoded("DTSTART") == dt.datetime(2031, 6, 5, 20, 0, tzinfo=NEW_YORK)
     assert other.dtend.value.astimezone(dt.UTC) == dt.datetime(2031, 6, 6, 3, 0, tzinfo=dt.UTC)
-    assert str(entry["DESCRIPTION"]) == "Three sets of modern jazz.\n\nDoors at 7\xa0pm.\nBar open." == other.description.value
+    assert (
+        str(entry["DESCRIPTION"])
+        == "Three sets of modern jazz.\n\nDoors at 7\xa0pm.\nBar open."
+        == other.description.value
+    )
     assert str(entry["LOCATION"]) == "Blue Note, 131 W 3rd St, New York NY" == other.location.value
     assert (entry["GEO"].latitude, entry["GEO"].longitude) == (40.73, -74.0)
     assert str(entry["ORGANIZER"]) == "mailto:ann@example.org" == other.organizer.value
     assert entry["ORGANIZER"].params["CN"] == "Ann Arts" == other.organizer.params["CN"][0]
     assert entry["CATEGORIES"].cats == ["Late shows", "Music"]
     assert str(entry["URL"]) == f"http://testserver/event/{event.slug}/"
-    assert str(entry["ATTACH"]).startswith("http://testserver/media/") and entry["ATTACH"].params["FMTTYPE"] == "image/png"
+    assert (
+        str(entry["ATTACH"]).startswith("http://testserver/media/") and entry["ATTACH"].params["FMTTYPE"] == "image/png"
+    )
     changed = Event.objects.get(pk=event.pk).modified.replace(microsecond=0)
     assert entry.decoded("LAST-MODIFIED") == changed == entry.decoded("DTSTAMP")
 
@@ -141,7 +148,10 @@ def test_file_names_keep_the_slug_in_its_own_script(client):
 def test_times_cross_a_daylight_saving_change_in_the_event_zone(client):
     # New York moves its clocks forward at 2:00 on 9 March 2031: the event lasts 37 hours, not 38.
     event = make_event(
-        "Festival", start=dt.datetime(2031, 3, 8, 20, 0), end=dt.datetime(2031, 3, 10, 10, 0), timezone_name="America/New_York"
+        "Festival",
+        start=dt.datetime(2031, 3, 8, 20, 0),
+        end=dt.datetime(2031, 3, 10, 10, 0),
+        timezone_name="America/New_York",
     )
     entry, other = event_file(client, event).entry("Festival")
     assert entry["DTSTART"].to_ical() == b"20310308T200000" and entry["DTEND"].to_ical() == b"20310310T100000"
@@ -152,10 +162,16 @@ def test_times_cross_a_daylight_saving_change_in_the_event_zone(client):
         assert end.astimezone(dt.UTC) - start.astimezone(dt.UTC) == dt.timedelta(hours=37)
 
 
-@pytest.mark.parametrize(("days", "last_day"), [(0, dt.date(2031, 6, 6)), (2, dt.date(2031, 6, 8))], ids=["one-day", "three-days"])
+@pytest.mark.parametrize(
+    ("days", "last_day"), [(0, dt.date(2031, 6, 6)), (2, dt.date(2031, 6, 8))], ids=["one-day", "three-days"]
+)
 def test_all_day_events_are_dates_with_the_day_after_as_end(client, days, last_day):
     event = make_event(
-        "Fair", start=dt.datetime(2031, 6, 5), end=dt.datetime(2031, 6, 5 + days), all_day=True, timezone_name="America/New_York"
+        "Fair",
+        start=dt.datetime(2031, 6, 5),
+        end=dt.datetime(2031, 6, 5 + days),
+        all_day=True,
+        timezone_name="America/New_York",
     )
     feed = event_file(client, event)
     entry, other = feed.entry("Fair")
@@ -166,7 +182,9 @@ def test_all_day_events_are_dates_with_the_day_after_as_end(client, days, last_d
 
 
 def test_manual_offset_zones_are_written_in_utc(client):
-    event = make_event("Offset", start=dt.datetime(2031, 6, 5, 10, 0), end=dt.datetime(2031, 6, 5, 11, 0), timezone_name="UTC+5")
+    event = make_event(
+        "Offset", start=dt.datetime(2031, 6, 5, 10, 0), end=dt.datetime(2031, 6, 5, 11, 0), timezone_name="UTC+5"
+    )
     entry, other = event_file(client, event).entry("Offset")
     assert entry["DTSTART"].to_ical() == b"20310605T050000Z"
     assert other.dtstart.value == dt.datetime(2031, 6, 5, 5, 0, tzinfo=dt.UTC)
@@ -176,7 +194,9 @@ def test_sequence_grows_with_each_edit_and_uid_stays(client):
     event = soon(title="Talk")
     Event.objects.filter(pk=event.pk).update(modified=dt.datetime(2030, 1, 1, tzinfo=dt.UTC))
     first, _ = event_file(client, event).entry("Talk")
-    Event.objects.filter(pk=event.pk).update(modified=dt.datetime(2030, 1, 1, 0, 0, 1, tzinfo=dt.UTC), start_local=event.start_local)
+    Event.objects.filter(pk=event.pk).update(
+        modified=dt.datetime(2030, 1, 1, 0, 0, 1, tzinfo=dt.UTC), start_local=event.start_local
+    )
     second, _ = event_file(client, event).entry("Talk")
     assert second["UID"] == first["UID"]
     assert int(second["SEQUENCE"]) == int(first["SEQUENCE"]) + 1
@@ -224,7 +244,9 @@ def test_every_view_answers_ical_with_its_events(client):
     hall, ann = make_venue("Hall"), make_organizer("Ann")
     jazz, late = make_category("Jazz", parent=make_category("Music")), make_tag("Late")
     day = TOMORROW.date()
-    make_event("Everything", start=TOMORROW, venue=hall, organizers=[ann], categories=[jazz], tags=[late], featured=True)
+    make_event(
+        "Everything", start=TOMORROW, venue=hall, organizers=[ann], categories=[jazz], tags=[late], featured=True
+    )
     make_event("Next week", start=TOMORROW + dt.timedelta(days=7))
     month = f"{day:%Y-%m}"
     views = {
@@ -290,7 +312,18 @@ def test_the_cap_is_far_above_a_real_calendar():
         ({"end_date": "DAY3"}, ["Jazz gig"]),
         ({"start_date": "2031-01-01", "end_date": "2031-12-31"}, ["Far away"]),
     ],
-    ids=["category", "categories", "tag", "venue", "organizer", "featured", "search", "start-date", "end-date", "far-window"],
+    ids=[
+        "category",
+        "categories",
+        "tag",
+        "venue",
+        "organizer",
+        "featured",
+        "search",
+        "start-date",
+        "end-date",
+        "far-window",
+    ],
 )
 def test_list_files_take_the_api_list_filters(client, query, expected):
     hall, ann = make_venue("Hall"), make_organizer("Ann")
@@ -298,7 +331,14 @@ def test_list_files_take_the_api_list_filters(client, query, expected):
     from events.models import Category, Tag
 
     soon(days=1, title="Jazz gig", venue=hall, categories=[Category.objects.get(slug="jazz")])
-    soon(days=6, title="Reading", organizers=[ann], featured=True, categories=[Category.objects.get(slug="poetry")], tags=[Tag.objects.get(slug="late")])
+    soon(
+        days=6,
+        title="Reading",
+        organizers=[ann],
+        featured=True,
+        categories=[Category.objects.get(slug="poetry")],
+        tags=[Tag.objects.get(slug="late")],
+    )
     soon(days=300, title="Next year")
     make_event("Far away", start=dt.datetime(2031, 6, 1, 10, 0))
     values = {"VENUE": str(hall.pk), "ORGANIZER": str(ann.pk)}
@@ -316,7 +356,9 @@ def test_archive_files_add_query_filters_to_their_own(client):
     assert Feed(client.get("/events/category/jazz/", {"ical": "1", "featured": "1"})).summaries() == ["Jazz festival"]
 
 
-@pytest.mark.parametrize("query", [{"categories": "no-such-category"}, {"venue": "abc"}, {"start_date": "not a date"}], ids=str)
+@pytest.mark.parametrize(
+    "query", [{"categories": "no-such-category"}, {"venue": "abc"}, {"start_date": "not a date"}], ids=str
+)
 def test_invalid_filters_are_400(client, query):
     response = client.get("/events/", {**query, "ical": "1"})
     assert response.status_code == 400
@@ -348,7 +390,13 @@ def editor_browser(unlocking):
     """A browser signed in as an editor that also entered the password of `unlocking` on its page."""
     browser = Client()
     browser.force_login(make_user("editor"))
-    assert browser.post(f"/{unlocking.KIND.removeprefix('tribe_').replace('events', 'event')}/{unlocking.slug}/", {"post_password": "pw"}).status_code == 303
+    assert (
+        browser.post(
+            f"/{unlocking.KIND.removeprefix('tribe_').replace('events', 'event')}/{unlocking.slug}/",
+            {"post_password": "pw"},
+        ).status_code
+        == 303
+    )
     assert PASSWORD_COOKIE in browser.cookies
     return browser
 
@@ -546,9 +594,17 @@ def test_all_day_google_link_ends_the_day_after(client):
 
 def test_an_all_day_event_on_the_last_representable_day_has_its_pages_and_files(client, editor):
     """9999-12-31 is a date the API takes; the day after it, an all-day event's exclusive end, is none."""
-    response = post_json(editor, "/events", {
-        "title": "Last day", "start_date": "9999-12-31", "end_date": "9999-12-31", "all_day": True, "status": "publish",
-    })
+    response = post_json(
+        editor,
+        "/events",
+        {
+            "title": "Last day",
+            "start_date": "9999-12-31",
+            "end_date": "9999-12-31",
+            "all_day": True,
+            "status": "publish",
+        },
+    )
     assert response.status_code == 201
     slug = response.json()["slug"]
     assert client.get(f"/event/{slug}/").status_code == 200
@@ -566,9 +622,17 @@ def test_an_all_day_event_on_the_last_representable_day_has_its_pages_and_files(
 
 def test_views_reaching_the_last_representable_day_answer(client, editor):
     """A multi-day event into 9999-12-31 shows in the last month and day the views have (9998-12)."""
-    response = post_json(editor, "/events", {
-        "title": "Long fair", "start_date": "9998-12-30", "end_date": "9999-12-31", "all_day": True, "status": "publish",
-    })
+    response = post_json(
+        editor,
+        "/events",
+        {
+            "title": "Long fair",
+            "start_date": "9998-12-30",
+            "end_date": "9999-12-31",
+            "all_day": True,
+            "status": "publish",
+        },
+    )
     assert response.status_code == 201
     entry, other = Feed(client.get("/events/month/", {"month": "9998-12", "ical": "1"})).entry("Long fair")
     assert entry.decoded("DTSTART") == dt.date(9998, 12, 30)

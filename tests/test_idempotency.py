@@ -1,4 +1,5 @@
 """Idempotent retries: the same Idempotency-Key and request get the first answer again, never a second record."""
+
 import pytest
 
 from events.models import Event, IdempotentRequest
@@ -74,8 +75,7 @@ def test_an_expired_key_runs_afresh(editor, settings):
 
 @pytest.mark.parametrize("key", ["", " ", "é", "x" * 256, "a\x01b"])
 def test_a_malformed_key_is_400(editor, key):
-    response = editor.generic("POST", f"{API}/events", "{}", content_type="application/json",
-                              HTTP_IDEMPOTENCY_KEY=key)
+    response = editor.generic("POST", f"{API}/events", "{}", content_type="application/json", HTTP_IDEMPOTENCY_KEY=key)
     assert (response.status_code, response.json()["code"]) == (400, "rest_invalid_idempotency_key")
     assert Event.objects.count() == 0
 

@@ -1,4 +1,5 @@
 """Shared ID sequences: events, venues, organizers and images share one, categories and tags another."""
+
 import pytest
 
 from events.models import PostIdentity, PostKind

@@ -1,4 +1,5 @@
 """If-Match under concurrent writers: exactly one of the writers holding the same ETag wins (PostgreSQL)."""
+
 import pytest
 
 from events.models import Event, Term, Venue
@@ -38,7 +39,9 @@ def test_one_of_twelve_updates_with_the_same_etag_wins(as_role, path):
 def test_one_of_twelve_venue_updates_wins_and_nothing_else_changes(as_role):
     venue = make_venue("Hall")
     clients = [as_role("editor") for _ in range(WRITERS)]
-    statuses, responses = race(clients, f"{API}/venues/{venue.pk}", "post", [{"city": f"City {n}"} for n in range(WRITERS)])
+    statuses, responses = race(
+        clients, f"{API}/venues/{venue.pk}", "post", [{"city": f"City {n}"} for n in range(WRITERS)]
+    )
     assert statuses == [200] + [412] * (WRITERS - 1)
     winner = next(response for response in responses if response.status_code == 200)
     assert Venue.objects.get(pk=venue.pk).city == winner.json()["city"]
@@ -61,6 +64,9 @@ def test_a_delete_racing_updates_with_the_same_etag_is_one_of_them(as_role):
     url = f"{API}/events/{event.pk}"
     etag = clients[0].get(url)["ETag"]
     calls = [lambda c=clients[0]: c.delete(url, HTTP_IF_MATCH=etag)]
-    calls += [lambda c=c, n=n: c.patch(url, {"title": f"T{n}"}, format="json", HTTP_IF_MATCH=etag) for n, c in enumerate(clients[1:])]
+    calls += [
+        lambda c=c, n=n: c.patch(url, {"title": f"T{n}"}, format="json", HTTP_IF_MATCH=etag)
+        for n, c in enumerate(clients[1:])
+    ]
     statuses = sorted(response.status_code for response in all_at_once(calls))
     assert statuses == [200] + [412] * (WRITERS - 1)

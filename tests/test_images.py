@@ -1,4 +1,5 @@
 """Image attachments: generated sizes, the image object, lookup by ID/URL, and the guarded URL import."""
+
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from io import BytesIO
@@ -29,6 +30,7 @@ def image_bytes(size=(400, 200), image_format="PNG"):
 
 
 # Generated sizes --------------------------------------------------------------------------------
+
 
 def test_generate_sizes_writes_the_wordpress_sizes_smaller_than_the_original():
     attachment = make_image("poster.png", size=(1200, 800))
@@ -88,6 +90,7 @@ def test_resize_dimensions_follow_wordpress(original, box, crop, expected):
 
 # The image object ---------------------------------------------------------------------------------
 
+
 def test_image_record_is_false_without_an_attachment(rf):
     assert image_record(None, rf.get("/")) is False
 
@@ -120,6 +123,7 @@ def test_image_record_drops_empty_keys(rf):
 
 
 # Lookup -------------------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize(
     "reference",
@@ -162,6 +166,7 @@ def test_find_attachment_accepts_the_requests_own_host(rf, settings):
 
 
 # Import -------------------------------------------------------------------------------------------
+
 
 class ImageServer:
     """A tiny HTTP server on 127.0.0.1 serving fixed bodies per path."""
@@ -252,8 +257,16 @@ def test_import_names_the_file_after_what_the_content_really_is(image_server):
         "http://192.168.1.20/image.png",
         "http://[::ffff:127.0.0.1]/image.png",
     ],
-    ids=["loopback", "private-10", "metadata-link-local", "localhost-name", "ipv6-loopback",
-         "unspecified", "private-192", "ipv4-mapped-loopback"],
+    ids=[
+        "loopback",
+        "private-10",
+        "metadata-link-local",
+        "localhost-name",
+        "ipv6-loopback",
+        "unspecified",
+        "private-192",
+        "ipv4-mapped-loopback",
+    ],
 )
 def test_import_refuses_private_and_reserved_addresses(url):
     with pytest.raises(ImageImportError) as refused:
@@ -264,8 +277,15 @@ def test_import_refuses_private_and_reserved_addresses(url):
 
 @pytest.mark.parametrize(
     "url",
-    ["file:///etc/passwd", "ftp://example.org/a.png", "gopher://example.org/", "not a url", "http:///nohost.png",
-     "http://user:pw@example.org/a.png", "http://example.org:99999/a.png"],
+    [
+        "file:///etc/passwd",
+        "ftp://example.org/a.png",
+        "gopher://example.org/",
+        "not a url",
+        "http:///nohost.png",
+        "http://user:pw@example.org/a.png",
+        "http://example.org:99999/a.png",
+    ],
     ids=["file", "ftp", "gopher", "no-scheme", "no-host", "credentials", "bad-port"],
 )
 def test_import_refuses_unsupported_urls(url):

@@ -1,4 +1,5 @@
 """The private internals of Django, DRF and redis-py behind events.internals: each still where it is read."""
+
 import pytest
 from django.core.cache.backends.redis import RedisCache
 from django.db import connection, transaction

@@ -6,6 +6,7 @@ connection after its `keepalive` seconds (2 by default), and a request sent on a
 server has just closed fails in the client without ever reaching the server. gunicorn.conf.py
 keeps idle connections longer than clients reuse them; these tests serve the site with it.
 """
+
 import http.client
 import os
 import socket
@@ -36,14 +37,29 @@ def serve(tmp_path):
     def start(*extra):
         port = free_port()
         env = {
-            **os.environ, "DJANGO_SETTINGS_MODULE": "calendar_site.settings", "DEBUG": "false",
-            "DATABASE_URL": f"sqlite:///{tmp_path / 'unused.sqlite3'}", "GUNICORN_BIND": f"{HOST}:{port}",
-            "WEB_CONCURRENCY": "1", "GUNICORN_ACCESS_LOG": "",
+            **os.environ,
+            "DJANGO_SETTINGS_MODULE": "calendar_site.settings",
+            "DEBUG": "false",
+            "DATABASE_URL": f"sqlite:///{tmp_path / 'unused.sqlite3'}",
+            "GUNICORN_BIND": f"{HOST}:{port}",
+            "WEB_CONCURRENCY": "1",
+            "GUNICORN_ACCESS_LOG": "",
         }
         log = open(tmp_path / f"gunicorn-{port}.log", "wb")
         process = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "--config", str(ROOT / "gunicorn.conf.py"), *extra, "calendar_site.wsgi"],
-            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+            [
+                sys.executable,
+                "-m",
+                "gunicorn",
+                "--config",
+                str(ROOT / "gunicorn.conf.py"),
+                *extra,
+                "calendar_site.wsgi",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
         )
         servers.append((process, log))
         deadline = time.monotonic() + 30

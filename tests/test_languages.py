@@ -1,4 +1,5 @@
 """Three languages end to end: selection by path prefix or parameter, content, fallback, links, writes, search."""
+
 import pytest
 
 from .conftest import API
@@ -60,8 +61,12 @@ def test_event_read_in_the_selected_language(api, concert, path_language, parame
     assert event["venue"]["venue"] == venues[expected]
     organizers = {"en": "Music Society", "zh-hans": "音乐协会", "zh-hant": "音樂協會"}
     assert [organizer["organizer"] for organizer in event["organizer"]] == [organizers[expected]]
-    assert [term["name"] for term in event["categories"]] == [{"en": "Classical", "zh-hans": "古典音乐", "zh-hant": "古典音樂"}[expected]]
-    assert [term["name"] for term in event["tags"]] == [{"en": "Evening", "zh-hans": "晚间", "zh-hant": "晚間"}[expected]]
+    assert [term["name"] for term in event["categories"]] == [
+        {"en": "Classical", "zh-hans": "古典音乐", "zh-hant": "古典音樂"}[expected]
+    ]
+    assert [term["name"] for term in event["tags"]] == [
+        {"en": "Evening", "zh-hans": "晚间", "zh-hant": "晚間"}[expected]
+    ]
 
 
 @pytest.mark.parametrize("path_language, parameter, expected", SELECTIONS, ids=SELECTION_IDS)
@@ -124,7 +129,15 @@ def urls_in(value):
 @pytest.mark.parametrize("language", ["zh-hans", "zh-hant"])
 @pytest.mark.parametrize(
     "path",
-    ["/events?per_page=1", "/events/{event}", "/venues?per_page=1", "/venues/{venue}", "/organizers", "/categories", "/tags"],
+    [
+        "/events?per_page=1",
+        "/events/{event}",
+        "/venues?per_page=1",
+        "/venues/{venue}",
+        "/organizers",
+        "/categories",
+        "/tags",
+    ],
     ids=["events", "event", "venues", "venue", "organizers", "categories", "tags"],
 )
 def test_every_url_keeps_the_language_prefix(api, concert, language, path):
@@ -135,7 +148,9 @@ def test_every_url_keeps_the_language_prefix(api, concert, language, path):
     assert response.status_code == 200
     urls = list(urls_in(response.json()))
     assert urls
-    outside = [found for found in urls if not found.startswith(f"http://testserver/{language}/") and "/media/" not in found]
+    outside = [
+        found for found in urls if not found.startswith(f"http://testserver/{language}/") and "/media/" not in found
+    ]
     assert outside == []
 
 
@@ -166,7 +181,12 @@ def test_language_parameter_in_a_write_body_is_honoured(as_role):
     editor = as_role("editor")
     response = editor.post(
         f"{API}/events",
-        {"title": "爵士之夜", "start_date": "2030-05-01 20:00", "end_date": "2030-05-01 23:00", "wpml_language": "zh-hant"},
+        {
+            "title": "爵士之夜",
+            "start_date": "2030-05-01 20:00",
+            "end_date": "2030-05-01 23:00",
+            "wpml_language": "zh-hant",
+        },
         format="json",
     )
     assert response.status_code == 201, response.content
@@ -181,7 +201,12 @@ def test_write_in_traditional_then_read_in_all_three(as_role, api):
     editor = as_role("editor")
     created = editor.post(
         f"/zh-hant{API}/events",
-        {"title": "爵士之夜", "description": "現場演奏。", "start_date": "2030-05-01 20:00", "end_date": "2030-05-01 23:00"},
+        {
+            "title": "爵士之夜",
+            "description": "現場演奏。",
+            "start_date": "2030-05-01 20:00",
+            "end_date": "2030-05-01 23:00",
+        },
     )
     assert created.status_code == 201, created.content
     body = created.json()
@@ -252,7 +277,14 @@ def test_create_in_traditional_fills_english(as_role, api, collection, payload, 
         ("zh-hans", "音樂", False),
         ("en", "Concert", True),
     ],
-    ids=["simplified", "traditional", "traditional-description", "chinese-in-english", "traditional-in-simplified", "english"],
+    ids=[
+        "simplified",
+        "traditional",
+        "traditional-description",
+        "chinese-in-english",
+        "traditional-in-simplified",
+        "english",
+    ],
 )
 def test_event_search_matches_the_selected_language(api, concert, language, search, found):
     titles = [event["title"] for event in get(api, language, "/events", search=search)["events"]]

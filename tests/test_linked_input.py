@@ -15,8 +15,6 @@ KINDS = {
 }
 
 
-
-
 def refused_param(response, name):
     assert response.status_code == 400, response.content
     body = response.json()

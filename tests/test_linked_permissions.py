@@ -1,4 +1,5 @@
 """Who may create, update and trash venues and organizers (docs/contract/auth.md §3): one table-driven matrix, by ID and by slug."""
+
 import json
 
 import pytest
@@ -76,7 +77,9 @@ def test_update(api, as_role, collection, route, whose, status, role, expected):
     model, _build, name_key = KINDS[collection]
     client = client_for(api, as_role, role)
     record = target(collection, whose, status, client)
-    response = client.post(path_of(collection, record, route), json.dumps({name_key: "Renamed"}), content_type="application/json")
+    response = client.post(
+        path_of(collection, record, route), json.dumps({name_key: "Renamed"}), content_type="application/json"
+    )
     assert response.status_code == expected, response.content
     assert (model.objects.get(pk=record.pk).title == "Renamed") == (expected == 200)
     if expected != 200:
@@ -101,7 +104,9 @@ def test_delete(api, as_role, collection, route, whose, status, role, expected):
     "before, update, delete", [("draft", 200, 410), ("publish", 403, 403)], ids=["trashed-draft", "trashed-published"]
 )
 @pytest.mark.parametrize("collection", list(KINDS))
-def test_contributors_own_trashed_record_is_judged_by_its_status_before_the_trash(as_role, collection, before, update, delete):
+def test_contributors_own_trashed_record_is_judged_by_its_status_before_the_trash(
+    as_role, collection, before, update, delete
+):
     _model, _build, name_key = KINDS[collection]
     contributor = as_role("contributor")
     record = target(collection, "own", before, contributor)
@@ -117,5 +122,9 @@ def test_route_check_allows_only_callers_with_the_edit_right(api, as_role, colle
     record = KINDS[collection][1]()
     assert api.options(f"{API}/{collection}/{record.pk}")["Allow"] == "GET"
     assert set(as_role("contributor").get(f"{API}/{collection}/{record.pk}")["Allow"].split(", ")) == {
-        "GET", "DELETE", "POST", "PUT", "PATCH",
+        "GET",
+        "DELETE",
+        "POST",
+        "PUT",
+        "PATCH",
     }

@@ -1,4 +1,5 @@
 """List totals remembered per version of the tables they read: counted once, exact after every commit."""
+
 import datetime as dt
 import importlib
 import json
@@ -35,7 +36,11 @@ def test_a_total_is_remembered_until_a_write_changes_what_it_counts(api, editor)
     assert listed_total(api) == (3, 3, False)
     assert listed_total(api, per_page=2) == (3, 3, False)  # the page size does not change the total
     assert listed_total(api, featured="true")[:2] == (0, 0)
-    created = post_json(editor, "/events", {"title": "New", "start_date": "tomorrow 10:00", "end_date": "tomorrow 11:00", "status": "publish"})
+    created = post_json(
+        editor,
+        "/events",
+        {"title": "New", "start_date": "tomorrow 10:00", "end_date": "tomorrow 11:00", "status": "publish"},
+    )
     assert created.status_code == 201
     # The commit bumped the events table's version: counted again, and exact.
     assert listed_total(api) == (4, 4, True)
@@ -153,7 +158,9 @@ def test_each_kind_of_change_bumps_the_version_it_should():
         # own version is checked in test_stored_rows_memory.py.
         return {name for name in after if after[name] != before.get(name) and name != list_versions.RENDERED_TABLE}
 
-    assert bumped_by(lambda: Event.objects.filter(pk=event.pk).update(excerpt_en="New words")) == {"events_event:display"}
+    assert bumped_by(lambda: Event.objects.filter(pk=event.pk).update(excerpt_en="New words")) == {
+        "events_event:display"
+    }
     assert bumped_by(lambda: Event.objects.filter(pk=event.pk).update(featured=True)) == {"events_event"}
     assert bumped_by(lambda: Event.objects.filter(pk=event.pk).update(featured=True)) == set()  # nothing changed
     # A table without display columns (its trigger has no arguments).

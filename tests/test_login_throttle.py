@@ -1,4 +1,5 @@
 """Login throttling: repeated failed sign-ins are answered 429 with Retry-After, before any password is hashed."""
+
 import base64
 
 import pytest
@@ -130,13 +131,19 @@ def test_behind_trusted_proxies_the_forwarded_address_is_the_clients(api, settin
     make_user("editor", username="bob", password=PASSWORD)
     token = base64.b64encode(b"nobody:guess").decode()
     for _n in range(3):
-        api.get(EVENTS_URL, HTTP_AUTHORIZATION=f"Basic {token}", REMOTE_ADDR="10.0.0.2",
-                HTTP_X_FORWARDED_FOR="spoofed, 203.0.113.9")
+        api.get(
+            EVENTS_URL,
+            HTTP_AUTHORIZATION=f"Basic {token}",
+            REMOTE_ADDR="10.0.0.2",
+            HTTP_X_FORWARDED_FOR="spoofed, 203.0.113.9",
+        )
     good = base64.b64encode(f"bob:{PASSWORD}".encode()).decode()
-    from_guesser = api.get(EVENTS_URL, HTTP_AUTHORIZATION=f"Basic {good}", REMOTE_ADDR="10.0.0.2",
-                           HTTP_X_FORWARDED_FOR="203.0.113.9")
-    from_other = api.get(EVENTS_URL, HTTP_AUTHORIZATION=f"Basic {good}", REMOTE_ADDR="10.0.0.2",
-                         HTTP_X_FORWARDED_FOR="198.51.100.4")
+    from_guesser = api.get(
+        EVENTS_URL, HTTP_AUTHORIZATION=f"Basic {good}", REMOTE_ADDR="10.0.0.2", HTTP_X_FORWARDED_FOR="203.0.113.9"
+    )
+    from_other = api.get(
+        EVENTS_URL, HTTP_AUTHORIZATION=f"Basic {good}", REMOTE_ADDR="10.0.0.2", HTTP_X_FORWARDED_FOR="198.51.100.4"
+    )
     assert (from_guesser.status_code, from_other.status_code) == (429, 200)
 
 

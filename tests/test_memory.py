@@ -1,5 +1,6 @@
 """What a process keeps between requests: bounded in number and in bytes, recalled only with exactly
 what it was remembered with, every memory registered by name and switched off by name."""
+
 import re
 from pathlib import Path
 

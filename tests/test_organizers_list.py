@@ -1,4 +1,5 @@
 """`GET /organizers` (docs/contract/venues-organizers.md §2): what differs from venues, and the shared rules on this route."""
+
 import datetime as dt
 from urllib.parse import parse_qsl, urlsplit
 
@@ -131,7 +132,9 @@ def test_status_by_role(api, as_role):
 def test_query_count_does_not_grow_with_the_page_size(api, django_assert_max_num_queries):
     venue = make_venue()
     for n in range(50):
-        organizer = make_organizer(f"Org {n}", image=make_image() if n % 10 == 0 else None, password="pw" if n % 9 == 0 else "")
+        organizer = make_organizer(
+            f"Org {n}", image=make_image() if n % 10 == 0 else None, password="pw" if n % 9 == 0 else ""
+        )
         if n % 5 == 0:
             make_event(organizers=[organizer], venue=venue)
     counts = []
@@ -151,6 +154,11 @@ def test_links_echo_the_filters(api):
     body = listed(api, event=event.pk, search="linked", only_with_upcoming="1", has_events="1")
     query = dict(parse_qsl(urlsplit(body["rest_url"]).query))
     assert query == {
-        "page": "1", "per_page": "10", "search": "linked", "event": str(event.pk), "has_events": "1",
-        "only_with_upcoming": "1", "status": "publish",
+        "page": "1",
+        "per_page": "10",
+        "search": "linked",
+        "event": str(event.pk),
+        "has_events": "1",
+        "only_with_upcoming": "1",
+        "status": "publish",
     }

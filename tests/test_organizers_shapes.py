@@ -1,4 +1,5 @@
 """Golden shapes of an organizer (docs/contract/venues-organizers.md §1.2-§1.4): whole records, key order included."""
+
 import datetime as dt
 
 import pytest
@@ -110,7 +111,13 @@ def test_json_ld_description_falls_back_to_the_first_words_of_the_content(api):
 def test_protected_organizer_is_blanked(api):
     organizer = pinned(
         make_organizer(
-            "Secret", slug="secret", date=PUBLISHED, password="pw", phone="1", email="e@x", website="https://x.example",
+            "Secret",
+            slug="secret",
+            date=PUBLISHED,
+            password="pw",
+            phone="1",
+            email="e@x",
+            website="https://x.example",
             image=make_image(),
         )
     )

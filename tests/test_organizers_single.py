@@ -1,4 +1,5 @@
 """Single organizer reads by ID and by slug (docs/contract/venues-organizers.md §3): the organizer codes of each step."""
+
 import pytest
 
 from .conftest import API

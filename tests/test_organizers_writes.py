@@ -10,8 +10,6 @@ from .factories import make_event, make_organizer, make_user, make_venue
 pytestmark = pytest.mark.django_db
 
 
-
-
 def refused(response, name):
     assert response.status_code == 400, response.content
     assert response.json()["code"] == "rest_invalid_param"
@@ -20,8 +18,15 @@ def refused(response, name):
 
 def test_create(editor):
     response = post_json(
-        editor, "/organizers",
-        {"organizer": "Jazz & Co", "phone": " 555 ", "email": "not an email", "website": "https://jazz.example", "description": "We play"},
+        editor,
+        "/organizers",
+        {
+            "organizer": "Jazz & Co",
+            "phone": " 555 ",
+            "email": "not an email",
+            "website": "https://jazz.example",
+            "description": "We play",
+        },
     )
     assert response.status_code == 201
     body = response.json()
@@ -40,7 +45,15 @@ def test_name_is_required(editor):
 
 @pytest.mark.parametrize(
     "field, value",
-    [("organizer", ""), ("organizer", 3), ("email", 3), ("website", "foo"), ("author", 999999), ("status", "nope"), ("date", "foo")],
+    [
+        ("organizer", ""),
+        ("organizer", 3),
+        ("email", 3),
+        ("website", "foo"),
+        ("author", 999999),
+        ("status", "nope"),
+        ("date", "foo"),
+    ],
     ids=["empty-name", "number-name", "number-email", "bad-website", "unknown-author", "unknown-status", "bad-date"],
 )
 def test_bad_input_creates_nothing(editor, field, value):
@@ -50,7 +63,9 @@ def test_bad_input_creates_nothing(editor, field, value):
 
 
 def test_venue_only_fields_are_ignored(editor):
-    body = post_json(editor, "/organizers", {"organizer": "Plain", "city": "Rome", "show_map": "no", "geo_lat": 500}).json()
+    body = post_json(
+        editor, "/organizers", {"organizer": "Plain", "city": "Rome", "show_map": "no", "geo_lat": 500}
+    ).json()
     assert not {"city", "show_map", "geo_lat"} & set(body)
 
 
@@ -70,12 +85,17 @@ def test_venue_of_the_same_name_is_not_a_duplicate(editor):
 def test_contributor_creates_a_draft_and_publishing_becomes_pending(as_role):
     contributor = as_role("contributor")
     assert post_json(contributor, "/organizers", {"organizer": "Mine"}).json()["status"] == "draft"
-    assert post_json(contributor, "/organizers", {"organizer": "Mine too", "status": "publish"}).json()["status"] == "pending"
+    assert (
+        post_json(contributor, "/organizers", {"organizer": "Mine too", "status": "publish"}).json()["status"]
+        == "pending"
+    )
 
 
 @pytest.mark.parametrize("route", ["id", "slug"])
 def test_update_changes_only_what_is_sent(editor, route):
-    organizer = make_organizer("Orig", slug="orig", phone="1", email="a@example.org", status="pending", author=editor.user)
+    organizer = make_organizer(
+        "Orig", slug="orig", phone="1", email="a@example.org", status="pending", author=editor.user
+    )
     path = f"/organizers/{organizer.pk}" if route == "id" else "/organizers/by-slug/orig"
     body = post_json(editor, path, {"email": ""}).json()
     assert (body["id"], body["phone"], body["status"]) == (organizer.pk, "1", "pending")

@@ -1,5 +1,6 @@
 """The events list's page statement is a bounded index range scan on PostgreSQL, whatever the page
 size: the planner must never walk the start index from the oldest event and filter out the past."""
+
 import datetime as dt
 import json
 

@@ -1,6 +1,7 @@
 """Parameter validation: the fast path (only the sent parameters are bound and validated) gives
 exactly what DRF's full validation gives, for every route's parameters, and refuses exactly what
 it refuses (whose error then comes from the full path)."""
+
 import datetime as dt
 
 import pytest

@@ -1,4 +1,5 @@
 """Request parsing: PHP bracket syntax, CSV lists and the truthiness rules (docs/contract/README.md §3)."""
+
 import pytest
 
 from events.queries.syntax import is_truthy, parse_query_string, php_filter_bool, split_list
@@ -19,7 +20,16 @@ from events.queries.syntax import is_truthy, parse_query_string, php_filter_bool
         ("empty=", {"empty": ""}),
         ("a[1]=x&a[]=y", {"a": ["x", "y"]}),
     ],
-    ids=["indexed-list", "append-list", "object", "list-of-objects", "scalars", "ordered-by-key", "empty-value", "append-after-largest-key"],
+    ids=[
+        "indexed-list",
+        "append-list",
+        "object",
+        "list-of-objects",
+        "scalars",
+        "ordered-by-key",
+        "empty-value",
+        "append-after-largest-key",
+    ],
 )
 def test_bracket_syntax_decodes_like_json(query, expected):
     assert parse_query_string(query) == expected
@@ -53,7 +63,9 @@ def test_falsy_values(value):
     assert is_truthy(value) is False
 
 
-@pytest.mark.parametrize("value, expected", [("1", True), ("on", True), ("yes", True), ("true", True), ("y", False), ("0", False)])
+@pytest.mark.parametrize(
+    "value, expected", [("1", True), ("on", True), ("yes", True), ("true", True), ("y", False), ("0", False)]
+)
 def test_strict_dates_uses_php_boolean_filter(value, expected):
     assert php_filter_bool(value) is expected
 
@@ -67,6 +79,8 @@ def test_multipart_bodies_are_read_for_every_body_method(as_role, method):
 
     client = as_role("editor")
     category = make_category("Concerts")
-    response = getattr(client, method)(f"{API}/categories/{category.pk}", {"description": "Live music"}, format="multipart")
+    response = getattr(client, method)(
+        f"{API}/categories/{category.pk}", {"description": "Live music"}, format="multipart"
+    )
     assert response.status_code == 200
     assert response.json()["description"] == "Live music"

@@ -1,5 +1,6 @@
 """On PostgreSQL a read's statements run prepared (DATABASE_PREPARED_STATEMENTS, on by default),
 and the setting turns it off for poolers that cannot keep prepared statements."""
+
 import os
 import subprocess
 import sys
@@ -50,7 +51,13 @@ def test_the_setting_turns_prepared_statements_off():
         "DATABASE_PREPARED_STATEMENTS": "false",
     }
     answer = subprocess.run(
-        [sys.executable, "-c", script], cwd=ROOT, env=environment, capture_output=True, text=True, timeout=60, check=True
+        [sys.executable, "-c", script],
+        cwd=ROOT,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
     )
     count, cursor_class = answer.stdout.split()
     assert count == "0"

@@ -1,4 +1,5 @@
 """The public pages in a real browser (Debian's Chromium driven by Playwright), with JavaScript switched off."""
+
 import datetime as dt
 import os
 from contextlib import contextmanager
@@ -44,7 +45,9 @@ def browser_page():
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
         # The pages promise to work without scripts, so the browser runs none.
-        context = browser.new_context(java_script_enabled=False, locale="en-US", viewport={"width": 1100, "height": 900})
+        context = browser.new_context(
+            java_script_enabled=False, locale="en-US", viewport={"width": 1100, "height": 900}
+        )
         try:
             yield context.new_page()
         finally:
@@ -69,7 +72,6 @@ def test_reader_goes_from_the_list_to_an_event_then_to_its_venue_in_traditional_
     Event.objects.filter(pk=event.pk).update(title_zh_hant="爵士之夜", description_zh_hant="三場現代爵士樂演出。")
     make_event("Another evening", start=start + dt.timedelta(days=1))
     with browser_page() as page:
-
         page.goto(f"{live_server.url}/")
         assert page.locator("h1").inner_text() == "Upcoming events"
         assert page.locator(".event-title a").all_inner_texts() == ["Jazz night", "Another evening"]
@@ -124,8 +126,10 @@ def test_reader_subscribes_from_the_menu_and_downloads_an_event(live_server):
 
         page.get_by_role("link", name="Poetry evening").click()
         assert page.url == f"{live_server.url}/event/{event.slug}/"
-        assert page.get_by_role("link", name="Add to Google Calendar").get_attribute("href").startswith(
-            "https://www.google.com/calendar/render?action=TEMPLATE&"
+        assert (
+            page.get_by_role("link", name="Add to Google Calendar")
+            .get_attribute("href")
+            .startswith("https://www.google.com/calendar/render?action=TEMPLATE&")
         )
         with page.expect_download() as exported:
             page.get_by_role("link", name="iCalendar").click()

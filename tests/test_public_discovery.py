@@ -1,4 +1,5 @@
 """API discovery on the public pages (docs/contract/discovery.md §3): headers and <head> tags per page kind, HEAD included."""
+
 from urllib.parse import urlsplit
 
 import pytest
@@ -53,7 +54,9 @@ def test_each_page_kind_sends_the_discovery_headers_and_tags(client, calendar, k
     assert response["Link"] == f'<{root}>; rel="https://api.w.org/"'
     assert parsed.meta("tec-api-version") == ["v1"]
     assert parsed.meta("tec-api-origin") == [f"http://testserver{prefix}"]
-    assert f"{root}{api_path}" in [attrs["href"] for attrs in parsed.find_all("link", rel="alternate") if "hreflang" not in attrs]
+    assert f"{root}{api_path}" in [
+        attrs["href"] for attrs in parsed.find_all("link", rel="alternate") if "hreflang" not in attrs
+    ]
     assert parsed.links("https://api.w.org/") == [root]
 
 

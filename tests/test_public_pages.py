@@ -1,4 +1,5 @@
 """Public calendar pages: what each page kind shows, to whom, in which language, and how it caches."""
+
 import datetime as dt
 import json
 import re
@@ -53,7 +54,11 @@ class Page(HTMLParser):
         return re.sub(r"\s+", " ", "".join(self.text_parts))
 
     def find_all(self, tag, **wanted):
-        return [attrs for name, attrs in self.elements if name == tag and all(attrs.get(k.rstrip("_")) == v for k, v in wanted.items())]
+        return [
+            attrs
+            for name, attrs in self.elements
+            if name == tag and all(attrs.get(k.rstrip("_")) == v for k, v in wanted.items())
+        ]
 
     def meta(self, name):
         return [attrs["content"] for attrs in self.find_all("meta", name=name)]
@@ -175,7 +180,9 @@ def test_category_archive_lists_the_category_at_its_full_path(client):
     assert "Events in Jazz" in parsed.text
 
 
-@pytest.mark.parametrize("path", ["/events/category/jazz/", "/events/category/other/jazz/"], ids=["no-parent", "wrong-parent"])
+@pytest.mark.parametrize(
+    "path", ["/events/category/jazz/", "/events/category/other/jazz/"], ids=["no-parent", "wrong-parent"]
+)
 def test_category_at_another_path_redirects_to_its_address(client, path):
     make_category("Jazz", parent=make_category("Music"))
     response = client.get(path)
@@ -203,7 +210,14 @@ def test_tag_archive_lists_the_tag(client):
 
 @pytest.mark.parametrize(
     "path",
-    ["/events/category/nothing/", "/tag/nothing/", "/event/nothing/", "/venue/nothing/", "/organizer/nothing/", "/no/such/page/"],
+    [
+        "/events/category/nothing/",
+        "/tag/nothing/",
+        "/event/nothing/",
+        "/venue/nothing/",
+        "/organizer/nothing/",
+        "/no/such/page/",
+    ],
     ids=["category", "tag", "event", "venue", "organizer", "unrouted"],
 )
 def test_unknown_addresses_get_the_calendar_404_page(client, path):
@@ -214,7 +228,9 @@ def test_unknown_addresses_get_the_calendar_404_page(client, path):
 # --- single pages: who may see them -------------------------------------------------------------
 
 
-@pytest.mark.parametrize("status", [PostStatus.DRAFT, PostStatus.PENDING, PostStatus.PRIVATE, PostStatus.FUTURE], ids=str)
+@pytest.mark.parametrize(
+    "status", [PostStatus.DRAFT, PostStatus.PENDING, PostStatus.PRIVATE, PostStatus.FUTURE], ids=str
+)
 def test_unpublished_events_are_404(client, status):
     event = soon(status=status, slug="hidden-plan")
     assert client.get(f"/event/{event.slug}/").status_code == 404
@@ -255,7 +271,10 @@ def test_slugs_match_like_the_api_by_slug_routes(client):
 
 def test_event_page_shows_time_in_the_event_zone(client):
     event = make_event(
-        "Winter concert", start=dt.datetime(2031, 1, 15, 19, 0), end=dt.datetime(2031, 1, 15, 21, 30), timezone_name="America/New_York"
+        "Winter concert",
+        start=dt.datetime(2031, 1, 15, 19, 0),
+        end=dt.datetime(2031, 1, 15, 21, 30),
+        timezone_name="America/New_York",
     )
 
     parsed = page(client.get(f"/event/{event.slug}/"))
@@ -274,7 +293,14 @@ def test_all_day_multi_day_event_shows_its_days(client):
 
 def test_event_page_shows_every_detail(client):
     venue = make_venue(
-        "Blue Hall", address="1 Main St", city="Rome", province="RM", zip="00100", country="Italy", phone="+39 06 123", website="https://hall.example"
+        "Blue Hall",
+        address="1 Main St",
+        city="Rome",
+        province="RM",
+        zip="00100",
+        country="Italy",
+        phone="+39 06 123",
+        website="https://hall.example",
     )
     first = make_organizer("Ann Arts", email="ann@example.org", phone="555-1000", website="https://ann.example")
     second = make_organizer("Bob Band", status=PostStatus.DRAFT)
@@ -306,7 +332,9 @@ def test_event_page_shows_every_detail(client):
     assert not any("/organizer/bob-band/" in href for href in hrefs)
     assert "http://testserver/events/category/music/jazz/" in hrefs and "http://testserver/tag/late-night/" in hrefs
     assert "https://jazz.example" in hrefs
-    assert "<p>First line</p>" in response_html(client, event) and "<p>Second paragraph</p>" in response_html(client, event)
+    assert "<p>First line</p>" in response_html(client, event) and "<p>Second paragraph</p>" in response_html(
+        client, event
+    )
     (image,) = parsed.find_all("img")
     assert image["src"].startswith("http://testserver/media/events/") and image["alt"] == "Poster"
     assert (image["width"], image["height"]) == ("640", "480")
@@ -435,7 +463,11 @@ def test_event_json_ld_is_the_api_json_ld(client, api):
 
     assert "</script><script>" not in response.content.decode().split("</title>", 1)[1]
     assert data == api.get(f"{API}/events/{event.pk}").json()["json_ld"]
-    assert (data["@type"], data["startDate"], data["endDate"]) == ("Event", "2031-07-04T20:00:00+02:00", "2031-07-04T23:00:00+02:00")
+    assert (data["@type"], data["startDate"], data["endDate"]) == (
+        "Event",
+        "2031-07-04T20:00:00+02:00",
+        "2031-07-04T23:00:00+02:00",
+    )
     assert data["location"]["name"] == "Blue Hall"
     assert data["location"]["address"]["addressLocality"] == "Rome"
     assert data["location"]["geo"] == {"@type": "GeoCoordinates", "latitude": 41.9, "longitude": 12.5}
@@ -446,13 +478,23 @@ def test_venue_json_ld_is_a_place(client):
     data = page(client.get(f"/venue/{venue.slug}/")).json_ld()
     assert data["@context"] == "http://schema.org" and data["@type"] == "Place"
     assert data["url"] == "http://testserver/venue/blue-hall/"
-    assert data["address"] == {"@type": "PostalAddress", "streetAddress": "1 Main St", "addressLocality": "Rome", "postalCode": "00100"}
+    assert data["address"] == {
+        "@type": "PostalAddress",
+        "streetAddress": "1 Main St",
+        "addressLocality": "Rome",
+        "postalCode": "00100",
+    }
 
 
 def test_organizer_json_ld_is_a_person(client):
     organizer = make_organizer("Ann Arts", email="ann@example.org")
     data = page(client.get(f"/organizer/{organizer.slug}/")).json_ld()
-    assert (data["@context"], data["@type"], data["name"], data["email"]) == ("http://schema.org", "Person", "Ann Arts", "ann@example.org")
+    assert (data["@context"], data["@type"], data["name"], data["email"]) == (
+        "http://schema.org",
+        "Person",
+        "Ann Arts",
+        "ann@example.org",
+    )
 
 
 # --- the month grid -----------------------------------------------------------------------------
@@ -484,7 +526,10 @@ def test_month_grid_places_events_on_their_days(client):
     assert (min(grid), max(grid)) == ("2031-06-01", "2031-07-05")
     assert grid["2031-06-10"] == [f"/event/{concert.slug}/"]
     assert [day for day, links in grid.items() if links == [f"/event/{festival.slug}/"]] == [
-        "2031-06-29", "2031-06-30", "2031-07-01", "2031-07-02"
+        "2031-06-29",
+        "2031-06-30",
+        "2031-07-01",
+        "2031-07-02",
     ]
     assert grid["2031-06-11"] == grid["2031-06-12"] == []
     # The start time shows on the first day only.
@@ -533,7 +578,11 @@ def test_pages_come_in_three_languages(client):
     assert "爵士之夜" in simplified.text and "爵士之夜（繁）" in traditional.text
     assert "All events" in english.text
     assert "所有活动" in simplified.text and "所有活動" in traditional.text
-    alternates = {attrs["hreflang"]: attrs["href"] for attrs in traditional.find_all("link", rel="alternate") if "hreflang" in attrs}
+    alternates = {
+        attrs["hreflang"]: attrs["href"]
+        for attrs in traditional.find_all("link", rel="alternate")
+        if "hreflang" in attrs
+    }
     assert alternates == {
         "en": f"http://testserver/event/{event.slug}/",
         "zh-hans": f"http://testserver/zh-hans/event/{event.slug}/",

@@ -1,4 +1,5 @@
 """The optional cache of anonymous reads: served again without SQL, never stale after a write."""
+
 import pytest
 from django.core.cache import cache, caches
 from django.core.management import call_command
@@ -118,7 +119,9 @@ def test_a_per_process_cache_is_reported_by_the_system_check(read_cache):
 
 
 def test_a_shared_cache_passes_the_system_check(settings, read_cache):
-    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": "redis://127.0.0.1:6379/15"}}
+    settings.CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": "redis://127.0.0.1:6379/15"}
+    }
     call_command("check", fail_level="WARNING")
 
 
@@ -136,7 +139,9 @@ def redis_read_cache(settings, read_cache):
     return redis.Redis.from_url(location)
 
 
-def test_reads_are_served_from_redis_and_a_queryset_update_invalidates_them(redis_read_cache, api, django_assert_num_queries):
+def test_reads_are_served_from_redis_and_a_queryset_update_invalidates_them(
+    redis_read_cache, api, django_assert_num_queries
+):
     """The Redis path (one connection per thread, one round trip per hit), where Redis runs."""
     event = make_event("Concert")
     url = f"{API}/events/{event.pk}"
@@ -148,7 +153,9 @@ def test_reads_are_served_from_redis_and_a_queryset_update_invalidates_them(redi
     assert api.get(url).json()["title"] == "Matinee"
 
 
-def test_a_hit_reads_a_body_it_holds_from_its_own_memory_and_one_it_lacks_from_redis(api, redis_read_cache, django_assert_num_queries):
+def test_a_hit_reads_a_body_it_holds_from_its_own_memory_and_one_it_lacks_from_redis(
+    api, redis_read_cache, django_assert_num_queries
+):
     """An entry's body is stored apart under its ETag: a process that holds it reads only the
     entry's head; another process (an emptied memory here) reads the body; a body gone from
     Redis is a miss, answered afresh."""
@@ -224,7 +231,9 @@ def test_a_hit_survives_redis_dropping_the_connection(api, redis_read_cache, dja
 def test_reads_go_on_when_the_cache_is_unreachable(api, read_cache, caplog):
     event = make_event("Concert")
     # Nothing listens on port 1: every cache operation fails at once.
-    unreachable = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": "redis://127.0.0.1:1/0"}}
+    unreachable = {
+        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": "redis://127.0.0.1:1/0"}
+    }
     with override_settings(CACHES=unreachable):
         for _ in range(2):
             response = api.get(f"{API}/events/{event.pk}")
@@ -237,10 +246,14 @@ def test_reads_go_on_when_the_cache_is_unreachable(api, read_cache, caplog):
 def test_a_write_while_the_cache_is_unreachable_is_refused_with_503_and_writes_nothing(api, editor, read_cache, caplog):
     """Written anyway, the change would hide behind answers cached before it."""
     event = make_event("Concert")
-    unreachable = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": "redis://127.0.0.1:1/0"}}
+    unreachable = {
+        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": "redis://127.0.0.1:1/0"}
+    }
     with override_settings(CACHES=unreachable):
         updated = post_json(editor, f"/events/{event.pk}", {"title": "Renamed"})
-        created = post_json(editor, "/events", {"title": "New", "start_date": "tomorrow 10:00", "end_date": "tomorrow 11:00"})
+        created = post_json(
+            editor, "/events", {"title": "New", "start_date": "tomorrow 10:00", "end_date": "tomorrow 11:00"}
+        )
     for response in (updated, created):
         assert response.status_code == 503
         assert response.json()["code"] == "rest_cache_unavailable"
@@ -267,10 +280,14 @@ def test_a_write_starts_one_version_after_its_commit_not_one_per_row(api, editor
         return real_set(key, value, *args, **kwargs)
 
     monkeypatch.setattr(backend, "set", set_and_note)
-    body = {"title": "Concert at the Hall", "venue": venue.pk, "categories": [category.pk], "organizer": [{"organizer": "Band"}]}
+    body = {
+        "title": "Concert at the Hall",
+        "venue": venue.pk,
+        "categories": [category.pk],
+        "organizer": [{"organizer": "Band"}],
+    }
     assert post_json(editor, f"/events/{event.pk}", body).status_code == 200
     assert inside_transaction.count(True) > 1
     assert inside_transaction.count(False) == 1
     # And the write shows at once.
     assert api.get(f"{API}/events/{event.pk}").json()["venue"]["venue"] == "Hall"
-

@@ -1,4 +1,5 @@
 """Choices recorded in docs/decisions.md where the contract is silent, pinned through the API and the public pages."""
+
 import time
 
 import pytest
@@ -21,7 +22,6 @@ LINKED = {
 }
 
 
-
 @pytest.fixture
 def image_server(settings):
     settings.EVENTS = {**settings.EVENTS, "IMAGE_IMPORT_ALLOWED_HOSTS": ["127.0.0.1"]}
@@ -29,7 +29,6 @@ def image_server(settings):
         server.routes["/poster.png"] = (200, {"Content-Type": "image/png"}, image_bytes((300, 200)))
         server.routes["/hall.png"] = (200, {"Content-Type": "image/png"}, image_bytes((320, 240)))
         yield server
-
 
 
 def event_fields(**fields):

@@ -1,4 +1,5 @@
 """Recurring events (docs/recurrence.md): series written once, read by clients as ordinary events."""
+
 import datetime as dt
 
 import pytest
@@ -39,7 +40,16 @@ def create_series(client, **fields):
 
 
 def series_list(client, series_id, **query):
-    response = client.get(f"{API}/events", {"post_parent": series_id, "per_page": 50, "start_date": f"{YEAR - 1}-01-01", "end_date": f"{YEAR + 3}-01-01", **query})
+    response = client.get(
+        f"{API}/events",
+        {
+            "post_parent": series_id,
+            "per_page": 50,
+            "start_date": f"{YEAR - 1}-01-01",
+            "end_date": f"{YEAR + 3}-01-01",
+            **query,
+        },
+    )
     assert response.status_code == 200, response.json()
     return response.json()["events"]
 
@@ -74,7 +84,11 @@ def table_counts():
 def test_a_series_is_created_as_ordinary_events_with_their_own_ids_and_slugs(editor):
     record = create_series(editor)
     assert record["recurrence"] == {
-        "rules": ["FREQ=WEEKLY;COUNT=10"], "dates": [], "exclusions": [], "series": record["id"], "position": 1,
+        "rules": ["FREQ=WEEKLY;COUNT=10"],
+        "dates": [],
+        "exclusions": [],
+        "series": record["id"],
+        "position": 1,
     }
     listed = series_list(editor, record["id"])
     assert len(listed) == 10
@@ -105,7 +119,8 @@ def test_weekly_times_stay_on_the_wall_clock_across_daylight_saving(editor):
     # New York leaves daylight-saving time on the first Sunday of November.
     record = create_series(
         editor,
-        start_date=f"{YEAR}-10-26 19:00:00", end_date=f"{YEAR}-10-26 20:00:00",
+        start_date=f"{YEAR}-10-26 19:00:00",
+        end_date=f"{YEAR}-10-26 20:00:00",
         recurrence={"rules": ["FREQ=WEEKLY;BYDAY=TU;COUNT=4"]},
     )
     listed = series_list(editor, record["id"])
@@ -116,7 +131,10 @@ def test_weekly_times_stay_on_the_wall_clock_across_daylight_saving(editor):
 
 def test_all_day_and_multi_day_occurrences_keep_their_length(editor):
     record = create_series(
-        editor, all_day=True, start_date=f"{YEAR}-03-05", end_date=f"{YEAR}-03-06",
+        editor,
+        all_day=True,
+        start_date=f"{YEAR}-03-05",
+        end_date=f"{YEAR}-03-06",
         recurrence={"rules": ["FREQ=MONTHLY;BYDAY=1FR;COUNT=3"], "dates": [f"{YEAR}-12-24"]},
     )
     listed = series_list(editor, record["id"])
@@ -146,7 +164,9 @@ def test_all_day_and_multi_day_occurrences_keep_their_length(editor):
 def test_rule_kinds(editor, rule, expected):
     # 5 January 2027 is a Tuesday. The first occurrence is always one (RFC 5545's DTSTART), and
     # COUNT counts it only when the rule gives it too (python-dateutil's reading).
-    record = create_series(editor, start_date="2027-01-05 19:00", end_date="2027-01-05 20:00", recurrence={"rules": [rule]})
+    record = create_series(
+        editor, start_date="2027-01-05 19:00", end_date="2027-01-05 20:00", recurrence={"rules": [rule]}
+    )
     assert [start[5:10] for start in starts(series_list(editor, record["id"], start_date="2026-01-01"))] == expected
 
 
@@ -160,7 +180,9 @@ def test_extra_and_excluded_dates(editor):
         },
     )
     assert starts(series_list(editor, record["id"])) == [
-        f"{YEAR}-01-05 19:00:00", f"{YEAR}-01-06 08:00:00", f"{YEAR}-01-19 19:00:00",
+        f"{YEAR}-01-05 19:00:00",
+        f"{YEAR}-01-06 08:00:00",
+        f"{YEAR}-01-19 19:00:00",
     ]
 
 
@@ -185,7 +207,9 @@ def test_an_open_ended_rule_is_made_up_to_the_horizon_and_extended_daily(editor,
 def test_the_extension_reports_a_series_that_would_pass_the_limit(editor, settings):
     settings.EVENTS = {"RECURRENCE_HORIZON_MONTHS": 1, "MAX_OCCURRENCES_PER_SERIES": 40}
     today = timezone.now().date()
-    record = create_series(editor, start_date=f"{today} 09:00", end_date=f"{today} 10:00", recurrence={"rules": ["FREQ=DAILY"]})
+    record = create_series(
+        editor, start_date=f"{today} 09:00", end_date=f"{today} 10:00", recurrence={"rules": ["FREQ=DAILY"]}
+    )
     before = Event.objects.filter(series_id=record["id"]).count()
     settings.EVENTS = {"RECURRENCE_HORIZON_MONTHS": 3, "MAX_OCCURRENCES_PER_SERIES": 40}
     with pytest.raises(Exception, match="could not be extended"):
@@ -238,8 +262,19 @@ def test_creating_a_series_runs_statements_that_do_not_grow_with_its_length(edit
         "FREQ=DAILY",
     ],
     ids=[
-        "unparsable", "hourly", "until-before-start", "too-many", "count-and-until", "two-lines", "rules-not-list",
-        "empty", "date-not-date", "exclusion-not-date", "date-before-start", "first-excluded", "not-object",
+        "unparsable",
+        "hourly",
+        "until-before-start",
+        "too-many",
+        "count-and-until",
+        "two-lines",
+        "rules-not-list",
+        "empty",
+        "date-not-date",
+        "exclusion-not-date",
+        "date-before-start",
+        "first-excluded",
+        "not-object",
     ],
 )
 def test_bad_recurrence_is_a_400_naming_it_and_writes_nothing(editor, recurrence):
@@ -252,10 +287,15 @@ def test_bad_recurrence_is_a_400_naming_it_and_writes_nothing(editor, recurrence
 def test_a_scope_on_an_event_outside_a_series_is_refused(editor):
     event = editor.post(f"{API}/events", series_body(recurrence=None), format="json").json()
     assert "recurrence" not in event
-    refusal(editor.post(f"{API}/events/{event['id']}", {"title": "x", "recurrence_scope": "all"}, format="json"), "recurrence_scope")
+    refusal(
+        editor.post(f"{API}/events/{event['id']}", {"title": "x", "recurrence_scope": "all"}, format="json"),
+        "recurrence_scope",
+    )
     refusal(editor.delete(f"{API}/events/{event['id']}?recurrence_scope=this"), "recurrence_scope")
     record = create_series(editor)
-    response = editor.post(f"{API}/events/{record['id']}", {"title": "x", "recurrence_scope": "sometimes"}, format="json")
+    response = editor.post(
+        f"{API}/events/{record['id']}", {"title": "x", "recurrence_scope": "sometimes"}, format="json"
+    )
     assert response.status_code == 400 and "recurrence_scope" in response.json()["data"]["params"]
     assert Event.objects.get(pk=event["id"]).title == "Yoga"
 
@@ -295,7 +335,9 @@ def test_null_ends_the_recurrence_and_keeps_the_first_occurrence(editor):
 
 def test_an_existing_event_becomes_a_series(editor):
     event = editor.post(f"{API}/events", series_body(recurrence=None), format="json").json()
-    response = editor.put(f"{API}/events/{event['id']}", {"recurrence": {"rules": ["FREQ=DAILY;COUNT=3"]}}, format="json")
+    response = editor.put(
+        f"{API}/events/{event['id']}", {"recurrence": {"rules": ["FREQ=DAILY;COUNT=3"]}}, format="json"
+    )
     assert response.status_code == 200
     assert response.json()["recurrence"]["series"] == event["id"]
     assert len(series_list(editor, event["id"])) == 3
@@ -304,7 +346,9 @@ def test_an_existing_event_becomes_a_series(editor):
 def test_moving_the_first_occurrence_moves_the_series(editor):
     record = create_series(editor, recurrence={"rules": ["FREQ=WEEKLY;COUNT=3"]})
     response = editor.post(
-        f"{API}/events/{record['id']}", {"start_date": f"{YEAR}-01-05 18:00", "end_date": f"{YEAR}-01-05 19:00"}, format="json"
+        f"{API}/events/{record['id']}",
+        {"start_date": f"{YEAR}-01-05 18:00", "end_date": f"{YEAR}-01-05 19:00"},
+        format="json",
     )
     assert response.status_code == 200
     assert starts(series_list(editor, record["id"])) == [f"{YEAR}-01-{day} 18:00:00" for day in ("05", "12", "19")]
@@ -313,7 +357,9 @@ def test_moving_the_first_occurrence_moves_the_series(editor):
 def test_the_rules_change_only_on_the_first_occurrence(editor):
     record = create_series(editor)
     second = series_list(editor, record["id"])[1]
-    response = editor.post(f"{API}/events/{second['id']}", {"recurrence": {"rules": ["FREQ=DAILY;COUNT=2"]}}, format="json")
+    response = editor.post(
+        f"{API}/events/{second['id']}", {"recurrence": {"rules": ["FREQ=DAILY;COUNT=2"]}}, format="json"
+    )
     refusal(response, "recurrence")
 
 
@@ -345,7 +391,9 @@ def test_scope_following_splits_the_series(editor):
     record = create_series(editor, recurrence={"rules": ["FREQ=WEEKLY;COUNT=6"]})
     listed = series_list(editor, record["id"])
     third = listed[2]["id"]
-    response = editor.post(f"{API}/events/{third}", {"title": "Yoga II", "recurrence_scope": "following"}, format="json")
+    response = editor.post(
+        f"{API}/events/{third}", {"title": "Yoga II", "recurrence_scope": "following"}, format="json"
+    )
     assert response.status_code == 200, response.json()
     first_half = series_list(editor, record["id"])
     second_half = series_list(editor, third)
@@ -354,7 +402,11 @@ def test_scope_following_splits_the_series(editor):
     assert [item["title"] for item in second_half] == ["Yoga II"] * 4
     assert {item["title"] for item in first_half} == {"Yoga"}
     assert second_half[0]["recurrence"] == {
-        "rules": ["FREQ=WEEKLY;COUNT=4"], "dates": [], "exclusions": [], "series": third, "position": 1,
+        "rules": ["FREQ=WEEKLY;COUNT=4"],
+        "dates": [],
+        "exclusions": [],
+        "series": third,
+        "position": 1,
     }
     assert first_half[0]["recurrence"]["rules"][0].startswith("FREQ=WEEKLY;UNTIL=")
     assert [item["recurrence"]["position"] for item in second_half] == [1, 2, 3, 4]
@@ -402,7 +454,9 @@ def test_delete_all_trashes_the_series(editor):
     listed = series_list(editor, record["id"])
     response = editor.delete(f"{API}/events/{listed[3]['id']}?recurrence_scope=all")
     assert response.status_code == 200
-    assert set(Event.objects.filter(pk__in=[item["id"] for item in listed]).values_list("status", flat=True)) == {PostStatus.TRASH}
+    assert set(Event.objects.filter(pk__in=[item["id"] for item in listed]).values_list("status", flat=True)) == {
+        PostStatus.TRASH
+    }
 
 
 # --- roles --------------------------------------------------------------------------------------
@@ -414,7 +468,9 @@ def test_who_may_not_edit_every_occurrence_may_not_change_the_rules(as_role):
     listed = series_list(author, record["id"])
     # The editor takes one occurrence over: the author may no longer edit every occurrence.
     Event.objects.filter(pk=listed[2]["id"]).update(author=editor.user)
-    response = author.post(f"{API}/events/{record['id']}", {"recurrence": {"rules": ["FREQ=DAILY;COUNT=3"]}}, format="json")
+    response = author.post(
+        f"{API}/events/{record['id']}", {"recurrence": {"rules": ["FREQ=DAILY;COUNT=3"]}}, format="json"
+    )
     assert response.status_code == 403 and response.json()["code"] == "rest_forbidden"
     response = author.post(f"{API}/events/{listed[1]['id']}", {"title": "x", "recurrence_scope": "all"}, format="json")
     assert response.status_code == 403
@@ -430,7 +486,9 @@ def test_records_outside_a_series_have_no_recurrence_key(editor):
     create_series(editor)
     plain = editor.post(f"{API}/events", series_body(title="Plain", recurrence=None), format="json").json()
     assert "recurrence" not in plain
-    listed = editor.get(f"{API}/events", {"search": "Plain", "start_date": f"{YEAR - 1}-01-01", "end_date": f"{YEAR + 3}-01-01"}).json()["events"]
+    listed = editor.get(
+        f"{API}/events", {"search": "Plain", "start_date": f"{YEAR - 1}-01-01", "end_date": f"{YEAR + 3}-01-01"}
+    ).json()["events"]
     assert listed and all("recurrence" not in item for item in listed)
 
 

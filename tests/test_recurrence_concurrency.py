@@ -1,4 +1,5 @@
 """Simultaneous writes to one series take turns (PostgreSQL): nothing made twice, no exclusion lost."""
+
 import pytest
 from django.core.management import call_command
 from django.utils import timezone
@@ -14,10 +15,17 @@ pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
 def make_series(client, rules):
     today = timezone.now().date()
-    response = client.post(f"{API}/events", {
-        "title": "Choir", "start_date": f"{today} 18:00", "end_date": f"{today} 19:00", "status": "publish",
-        "recurrence": {"rules": rules},
-    }, format="json")
+    response = client.post(
+        f"{API}/events",
+        {
+            "title": "Choir",
+            "start_date": f"{today} 18:00",
+            "end_date": f"{today} 19:00",
+            "status": "publish",
+            "recurrence": {"rules": rules},
+        },
+        format="json",
+    )
     assert response.status_code == 201, response.json()
     return response.json()["id"]
 
@@ -54,7 +62,11 @@ def test_rule_saves_and_the_daily_extension_at_once_make_each_occurrence_once(as
 
     statuses = all_at_once([save_rule(clients[0], 2), save_rule(clients[1], 1), save_rule(clients[2], 2), extend])
     assert statuses == [200] * 4
-    live = list(Event.objects.filter(series_id=series_id).exclude(status=PostStatus.TRASH).values_list("occurrence_start", flat=True))
+    live = list(
+        Event.objects.filter(series_id=series_id)
+        .exclude(status=PostStatus.TRASH)
+        .values_list("occurrence_start", flat=True)
+    )
     assert len(live) == len(set(live))
     interval = int(Series.objects.get(pk=series_id).rules[0].rsplit("=", 1)[1])
     gaps = {(later - earlier).days for earlier, later in zip(sorted(live), sorted(live)[1:])}

@@ -1,5 +1,6 @@
 """Recurring series in calendar files: one VEVENT with RRULE/RDATE/EXDATE, one with RECURRENCE-ID per
 occurrence edited on its own; expanded by an independent library, a feed gives what the API lists."""
+
 import datetime as dt
 from zoneinfo import ZoneInfo
 
@@ -26,7 +27,9 @@ def api_occurrences(client):
     """(title, start) of every event the API lists over RANGE, start as an aware datetime or a date."""
     found, page = [], 1
     while True:
-        response = client.get(f"{API}/events", {"start_date": RANGE[0], "end_date": f"{RANGE[1]} 23:59:59", "per_page": 50, "page": page})
+        response = client.get(
+            f"{API}/events", {"start_date": RANGE[0], "end_date": f"{RANGE[1]} 23:59:59", "per_page": 50, "page": page}
+        )
         body = response.json()
         for record in body.get("events", []):
             zone = ZoneInfo(record["timezone"])
@@ -39,7 +42,9 @@ def api_occurrences(client):
 
 def feed_occurrences(content):
     calendar = icalendar.Calendar.from_ical(content)
-    expanded = recurring_ical_events.of(calendar).between(dt.date.fromisoformat(RANGE[0]), dt.date.fromisoformat(RANGE[1]) + dt.timedelta(days=1))
+    expanded = recurring_ical_events.of(calendar).between(
+        dt.date.fromisoformat(RANGE[0]), dt.date.fromisoformat(RANGE[1]) + dt.timedelta(days=1)
+    )
     found = []
     for entry in expanded:
         start = entry["DTSTART"].dt
@@ -57,31 +62,56 @@ def _key(item):
 def calendar(editor):
     """A calendar with each kind of series the API writes, and edits of each scope."""
     weekly = create(
-        editor, title="Choir", start_date="2027-01-05 19:00", end_date="2027-01-05 21:00",
+        editor,
+        title="Choir",
+        start_date="2027-01-05 19:00",
+        end_date="2027-01-05 21:00",
         recurrence={
             "rules": ["FREQ=WEEKLY;BYDAY=TU,TH;UNTIL=20271231T235959Z"],
             "dates": ["2027-02-14 10:00:00"],
             "exclusions": ["2027-03-02 19:00:00"],
         },
     )
-    listed = editor.get(f"{API}/events", {"post_parent": weekly["id"], "per_page": 50, "start_date": RANGE[0]}).json()["events"]
+    listed = editor.get(f"{API}/events", {"post_parent": weekly["id"], "per_page": 50, "start_date": RANGE[0]}).json()[
+        "events"
+    ]
     # One occurrence renamed, one moved, one deleted, one a draft.
     assert editor.post(f"{API}/events/{listed[3]['id']}", {"title": "Choir concert"}, format="json").status_code == 200
-    assert editor.post(
-        f"{API}/events/{listed[5]['id']}", {"start_date": "2027-01-22 18:00", "end_date": "2027-01-22 20:00"}, format="json"
-    ).status_code == 200
+    assert (
+        editor.post(
+            f"{API}/events/{listed[5]['id']}",
+            {"start_date": "2027-01-22 18:00", "end_date": "2027-01-22 20:00"},
+            format="json",
+        ).status_code
+        == 200
+    )
     assert editor.delete(f"{API}/events/{listed[7]['id']}").status_code == 200
     assert editor.post(f"{API}/events/{listed[9]['id']}", {"status": "draft"}, format="json").status_code == 200
     monthly = create(
-        editor, title="Market", all_day=True, start_date="2027-01-02", end_date="2027-01-03",
+        editor,
+        title="Market",
+        all_day=True,
+        start_date="2027-01-02",
+        end_date="2027-01-03",
         recurrence={"rules": ["FREQ=MONTHLY;BYDAY=1SA;UNTIL=20271231"]},
     )
     create(editor, title="Gala", start_date="2027-06-01 20:00", end_date="2027-06-01 23:00")
-    split = create(editor, title="Course", start_date="2027-04-01 09:00", end_date="2027-04-01 10:00", recurrence={"rules": ["FREQ=DAILY;COUNT=10"]})
+    split = create(
+        editor,
+        title="Course",
+        start_date="2027-04-01 09:00",
+        end_date="2027-04-01 10:00",
+        recurrence={"rules": ["FREQ=DAILY;COUNT=10"]},
+    )
     course = editor.get(f"{API}/events", {"post_parent": split["id"], "start_date": RANGE[0]}).json()["events"]
-    assert editor.post(
-        f"{API}/events/{course[4]['id']}", {"title": "Course, part two", "recurrence_scope": "following"}, format="json"
-    ).status_code == 200
+    assert (
+        editor.post(
+            f"{API}/events/{course[4]['id']}",
+            {"title": "Course, part two", "recurrence_scope": "following"},
+            format="json",
+        ).status_code
+        == 200
+    )
     return weekly, monthly
 
 
@@ -110,7 +140,8 @@ def test_a_series_is_one_vevent_with_its_rules_and_its_edited_occurrences(editor
     # The exclusion, the deleted occurrence and the draft.
     new_york = ZoneInfo("America/New_York")
     assert left_out == [
-        dt.datetime(2027, 1, 28, 19, 0, tzinfo=new_york), dt.datetime(2027, 2, 4, 19, 0, tzinfo=new_york),
+        dt.datetime(2027, 1, 28, 19, 0, tzinfo=new_york),
+        dt.datetime(2027, 2, 4, 19, 0, tzinfo=new_york),
         dt.datetime(2027, 3, 2, 19, 0, tzinfo=new_york),
     ]
     overrides = [entry for entry in entries if "RECURRENCE-ID" in entry]

@@ -1,4 +1,5 @@
 """An occurrence's page says its series' rules in words, in the page's language, and links the next dates."""
+
 import datetime as dt
 
 import pytest
@@ -18,11 +19,18 @@ NEW_YORK = "America/New_York"
 @pytest.fixture
 def series(editor):
     start = timezone.now().date() + dt.timedelta(days=1)
-    response = editor.post(f"{API}/events", {
-        "title": "Choir", "status": "publish", "timezone": NEW_YORK,
-        "start_date": f"{start} 19:00", "end_date": f"{start} 21:00",
-        "recurrence": {"rules": [f"FREQ=WEEKLY;BYDAY=TU,TH;UNTIL={start.year + 1}0630T235959Z"]},
-    }, format="json")
+    response = editor.post(
+        f"{API}/events",
+        {
+            "title": "Choir",
+            "status": "publish",
+            "timezone": NEW_YORK,
+            "start_date": f"{start} 19:00",
+            "end_date": f"{start} 21:00",
+            "recurrence": {"rules": [f"FREQ=WEEKLY;BYDAY=TU,TH;UNTIL={start.year + 1}0630T235959Z"]},
+        },
+        format="json",
+    )
     assert response.status_code == 201, response.json()
     return response.json()
 

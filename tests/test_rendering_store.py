@@ -1,5 +1,6 @@
 """The rendering store: reads served from stored renderings equal fresh serializations, after every
 kind of write, in every language, and writes keep the stored rows true (events/store)."""
+
 import datetime as dt
 
 import pytest
@@ -40,10 +41,21 @@ def calendar(db):
     free = make_tag("Free entry")
     start = dt.datetime.combine(timezone.now().date() + dt.timedelta(days=3), dt.time(20, 0))
     events = [
-        make_event("Concert", start=start, venue=hall, organizers=bands, categories=[jazz, music], tags=[free], image=poster,
-                   timezone_name="Europe/Berlin", cost=["10", "20"]),
+        make_event(
+            "Concert",
+            start=start,
+            venue=hall,
+            organizers=bands,
+            categories=[jazz, music],
+            tags=[free],
+            image=poster,
+            timezone_name="Europe/Berlin",
+            cost=["10", "20"],
+        ),
         make_event("Quiet evening", start=start + dt.timedelta(days=1), organizers=bands[::-1]),
-        make_event("Members only", start=start + dt.timedelta(days=2), venue=hall, password="secret", categories=[music]),
+        make_event(
+            "Members only", start=start + dt.timedelta(days=2), venue=hall, password="secret", categories=[music]
+        ),
     ]
     Event.objects.filter(pk=events[0].pk).update(title_zh_hans="音乐会", title_zh_hant="音樂會")
     return {"events": events, "venue": hall, "organizers": bands, "terms": [music, jazz, free], "image": poster}
@@ -107,7 +119,9 @@ def test_a_stored_term_list_runs_two_queries_and_shows_each_category_url(api, ca
     assert jazz["url"].endswith("/events/category/music/jazz/")
 
 
-def test_a_stored_list_page_runs_its_few_queries_and_shows_every_embedded_record(api, calendar, django_assert_num_queries):
+def test_a_stored_list_page_runs_its_few_queries_and_shows_every_embedded_record(
+    api, calendar, django_assert_num_queries
+):
     url = urls(calendar)[0]
     api.get(url)
     with django_assert_num_queries(stored_read_queries()):
@@ -161,7 +175,9 @@ def test_a_password_protected_event_is_blanked_in_lists_unless_its_password_is_s
     api.get(url)
     protected = next(event for event in api.get(url).json()["events"] if event["title"] == "Members only")
     assert protected["venue"] == [] and protected["description"] == ""
-    unlocked = next(event for event in api.get(f"{url}&password=secret").json()["events"] if event["title"] == "Members only")
+    unlocked = next(
+        event for event in api.get(f"{url}&password=secret").json()["events"] if event["title"] == "Members only"
+    )
     assert unlocked["venue"]["venue"] == "Hall"
 
 
@@ -183,12 +199,20 @@ def _api_update(editor, calendar):
 WRITES = {
     "event through the API": _api_update,
     "venue through the API": lambda editor, c: post_json(editor, f"/venues/{c['venue'].pk}", {"venue": "Great Hall"}),
-    "organizer through the API": lambda editor, c: post_json(editor, f"/organizers/{c['organizers'][1].pk}", {"organizer": "Band B"}),
-    "term renamed through the API": lambda editor, c: post_json(editor, f"/categories/{c['terms'][1].pk}", {"name": "Bebop"}),
+    "organizer through the API": lambda editor, c: post_json(
+        editor, f"/organizers/{c['organizers'][1].pk}", {"organizer": "Band B"}
+    ),
+    "term renamed through the API": lambda editor, c: post_json(
+        editor, f"/categories/{c['terms'][1].pk}", {"name": "Bebop"}
+    ),
     "term deleted through the API": lambda editor, c: editor.delete(f"{API}/categories/{c['terms'][1].pk}?force=true"),
-    "status change moves term counts": lambda editor, c: post_json(editor, f"/events/{c['events'][0].pk}", {"status": "draft"}),
+    "status change moves term counts": lambda editor, c: post_json(
+        editor, f"/events/{c['events'][0].pk}", {"status": "draft"}
+    ),
     "links replaced through the API": lambda editor, c: post_json(
-        editor, f"/events/{c['events'][1].pk}", {"organizer": [c["organizers"][0].pk], "categories": [c["terms"][0].pk], "venue": c["venue"].pk}
+        editor,
+        f"/events/{c['events'][1].pk}",
+        {"organizer": [c["organizers"][0].pk], "categories": [c["terms"][0].pk], "venue": c["venue"].pk},
     ),
     "venue trashed through the API": lambda editor, c: editor.delete(f"{API}/venues/{c['venue'].pk}"),
     "translation saved": lambda editor, c: _saved(Event.objects.get(pk=c["events"][0].pk), title_zh_hant="新音樂會"),
@@ -199,10 +223,16 @@ WRITES = {
     "organizer link removed": lambda editor, c: EventOrganizer.objects.filter(event=c["events"][0]).first().delete(),
     "term link added": lambda editor, c: c["events"][1].terms.add(c["terms"][2]),
     "queryset update of a venue": lambda editor, c: Venue.objects.filter(pk=c["venue"].pk).update(phone="+49 30 1234"),
-    "queryset update of terms": lambda editor, c: Term.objects.filter(pk__in=[t.pk for t in c["terms"]]).update(description="Live"),
+    "queryset update of terms": lambda editor, c: Term.objects.filter(pk__in=[t.pk for t in c["terms"]]).update(
+        description="Live"
+    ),
     # A category's record URL holds its ancestors' slugs.
-    "parent category renamed through the API": lambda editor, c: post_json(editor, f"/categories/{c['terms'][0].pk}", {"slug": "musik"}),
-    "queryset update of a parent's slug": lambda editor, c: Term.objects.filter(pk=c["terms"][0].pk).update(slug="tunes"),
+    "parent category renamed through the API": lambda editor, c: post_json(
+        editor, f"/categories/{c['terms'][0].pk}", {"slug": "musik"}
+    ),
+    "queryset update of a parent's slug": lambda editor, c: Term.objects.filter(pk=c["terms"][0].pk).update(
+        slug="tunes"
+    ),
     "author deleted": lambda editor, c: get_user_model().objects.filter(pk=c["author"].pk).delete(),
 }
 

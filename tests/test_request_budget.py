@@ -1,4 +1,5 @@
 """Every API request has a time budget: past it, its next statement ends it with a 503 and nothing is written."""
+
 import pytest
 
 from events.models import Event
@@ -29,7 +30,9 @@ def test_a_read_past_its_budget_is_503_with_retry_after(api, spent_budget):
 
 
 def test_a_write_past_its_budget_writes_nothing(editor, spent_budget):
-    response = post_json(editor, "/events", {"title": "Late", "start_date": "2031-03-01 10:00", "end_date": "2031-03-01 11:00"})
+    response = post_json(
+        editor, "/events", {"title": "Late", "start_date": "2031-03-01 10:00", "end_date": "2031-03-01 11:00"}
+    )
     assert (response.status_code, response.json()["code"]) == (503, "rest_request_timeout")
     assert not Event.objects.filter(title_en="Late").exists()
 

@@ -1,4 +1,5 @@
 """What the API learns about a request travels in one context, under one attribute of the request."""
+
 import pytest
 from django.http import JsonResponse
 from django.test import RequestFactory
@@ -16,7 +17,14 @@ from .factories import make_event
 pytestmark = [pytest.mark.django_db, pytest.mark.urls(__name__)]
 
 # What the API's layers once set on the request each for themselves: now fields of the context.
-FORMER_ATTRIBUTES = ("raw_params", "rest_root", "matched_route", "api_user", "read_cache_entry", "_events_global_id_base")
+FORMER_ATTRIBUTES = (
+    "raw_params",
+    "rest_root",
+    "matched_route",
+    "api_user",
+    "read_cache_entry",
+    "_events_global_id_base",
+)
 # DRF's own: setting the user or auth of its Request sets them on the Django request too.
 DRF_ATTRIBUTES = {"user", "auth"}
 
@@ -47,14 +55,18 @@ def event(db):
 @pytest.mark.parametrize(
     "answer",
     [
-        pytest.param(lambda api, editor, event: api.get(f"{API}/events", {"per_page": 2, "page": 1}), id="anonymous-list"),
+        pytest.param(
+            lambda api, editor, event: api.get(f"{API}/events", {"per_page": 2, "page": 1}), id="anonymous-list"
+        ),
         pytest.param(lambda api, editor, event: editor.get(f"{API}/events/{event.pk}"), id="signed-read"),
         pytest.param(lambda api, editor, event: api.options(f"{API}/events"), id="options"),
         pytest.param(lambda api, editor, event: api.get(API), id="namespace-index"),
         pytest.param(lambda api, editor, event: api.get("/wp-json/"), id="rest-root"),
         pytest.param(lambda api, editor, event: api.get(f"{API}/no-such-route"), id="no-route"),
         pytest.param(
-            lambda api, editor, event: editor.post(f"{API}/events/{event.pk}", {"title": "New"}, format="json", HTTP_IF_MATCH='W/"old"'),
+            lambda api, editor, event: editor.post(
+                f"{API}/events/{event.pk}", {"title": "New"}, format="json", HTTP_IF_MATCH='W/"old"'
+            ),
             id="write-refused-by-if-match",
         ),
     ],

@@ -1,4 +1,5 @@
 """WordPress routing rules through the real URLconf: no-route errors, slashes, case, HEAD, OPTIONS."""
+
 import pytest
 
 from events.api.views.discovery import NamespaceIndexViewSet
@@ -21,11 +22,19 @@ def test_namespace_index_lists_every_route(api):
         "/tribe/events/v1/events/(?P<id>\\d+)",
         "/tribe/events/v1/events/by-slug/(?P<slug>[^/]+)",
     ]
-    assert body["routes"]["/tribe/events/v1/events/(?P<id>\\d+)"]["methods"] == ["GET", "DELETE", "POST", "PUT", "PATCH"]
+    assert body["routes"]["/tribe/events/v1/events/(?P<id>\\d+)"]["methods"] == [
+        "GET",
+        "DELETE",
+        "POST",
+        "PUT",
+        "PATCH",
+    ]
     assert body["_links"]["up"][0]["href"] == "http://testserver/wp-json/"
 
 
-@pytest.mark.parametrize("path", ["/wp-json/nope", f"{API}/nope", f"{API}/events/foo", f"{API}/events/-1", f"{API}/events/by-slug/"])
+@pytest.mark.parametrize(
+    "path", ["/wp-json/nope", f"{API}/nope", f"{API}/events/foo", f"{API}/events/-1", f"{API}/events/by-slug/"]
+)
 def test_unknown_route_is_rest_no_route(api, path):
     response = api.get(path)
     assert response.status_code == 404

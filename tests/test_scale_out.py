@@ -6,6 +6,7 @@ reads; pages, totals, stored rows, bodies and lookups per table version; login p
 verified) and the rendered records in the database must give way at once to a write made through
 the other, or by any other process.
 """
+
 import base64
 import http.client
 import json
@@ -78,9 +79,20 @@ class Server:
         self.log_path = log_dir / f"gunicorn-{name}.log"
         self.log = open(self.log_path, "wb")
         command = [
-            sys.executable, "-m", "gunicorn", "calendar_site.wsgi:application",
-            "--bind", f"{HOST}:{self.port}", "--workers", "1", "--chdir", str(ROOT),
-            "--log-level", "warning", "--timeout", str(REQUEST_TIMEOUT * 3),
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "calendar_site.wsgi:application",
+            "--bind",
+            f"{HOST}:{self.port}",
+            "--workers",
+            "1",
+            "--chdir",
+            str(ROOT),
+            "--log-level",
+            "warning",
+            "--timeout",
+            str(REQUEST_TIMEOUT * 3),
         ]
         self.process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT)
         self.stopping = False
@@ -262,7 +274,9 @@ def test_what_one_server_remembers_per_table_version_gives_way_to_a_write_throug
     versions on every read, so A's writes show through B at once."""
     a, b = servers
     editor = make_user("editor", username="memory-editor")
-    signed = basic(editor.username, credentials.issue_application_password(ApplicationPassword(user=editor, name="memory")))
+    signed = basic(
+        editor.username, credentials.issue_application_password(ApplicationPassword(user=editor, name="memory"))
+    )
     venue = make_venue("Town hall")
     category = make_category("Jazz")
     event = make_event("Concert", venue=venue, categories=[category])

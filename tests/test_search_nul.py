@@ -1,4 +1,5 @@
 """A NUL character in a list's text parameter is a 400 on both databases, never a database error."""
+
 import pytest
 
 from .conftest import API

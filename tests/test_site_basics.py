@@ -1,4 +1,5 @@
 """What a newcomer meets on the demo site beyond the API: the icon, and each log record printed once."""
+
 import os
 import subprocess
 import sys
@@ -41,9 +42,16 @@ for name in ("django.request", "django.server", "django.security.csrf", "events.
 def test_a_log_record_is_printed_once(debug):
     environment = {**os.environ, "DJANGO_SETTINGS_MODULE": "calendar_site.settings", "DEBUG": debug}
     output = subprocess.run(
-        [sys.executable, "-c", PRINTING_HANDLERS], env=environment, cwd=Path(__file__).resolve().parent.parent,
-        capture_output=True, text=True, check=True,
+        [sys.executable, "-c", PRINTING_HANDLERS],
+        env=environment,
+        cwd=Path(__file__).resolve().parent.parent,
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout
     assert dict(line.split() for line in output.splitlines()) == {
-        "django.request": "1", "django.server": "1", "django.security.csrf": "1", "events.api": "1",
+        "django.request": "1",
+        "django.server": "1",
+        "django.security.csrf": "1",
+        "events.api": "1",
     }

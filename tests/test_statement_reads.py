@@ -4,6 +4,7 @@ The suite-wide fixture `declared_reads_hold` (conftest.py) does the checking for
 builds; this file makes sure each filter that joins a table or searches display columns is built
 at least once, on both databases.
 """
+
 import pytest
 from django.contrib.auth import get_user_model
 
@@ -23,7 +24,11 @@ STATE = '100:100: {"events_event": 4}'
 @pytest.fixture
 def calendar():
     venue = make_venue("Hall", geo_lat=48.85, geo_lng=2.35)
-    organizer, category, tag = make_organizer("Choir"), make_category("Music", slug="music"), make_tag("Free", slug="free")
+    organizer, category, tag = (
+        make_organizer("Choir"),
+        make_category("Music", slug="music"),
+        make_tag("Free", slug="free"),
+    )
     event = make_event("Concert", venue=venue, organizers=[organizer], categories=[category], tags=[tag])
     return {"venue": venue, "organizer": organizer, "category": category, "tag": tag, "event": event}
 
@@ -43,10 +48,24 @@ EVENT_FILTERS = [
     "starts_after=2000-01-01&ends_before=2100-01-01",
     "search=concert&categories=music&organizer={organizer}&geoloc_lat=48.85&geoloc_lng=2.35",
 ]
-LINKED_FILTERS = ["search=hall", "search=choir", "event={event}", "has_events=true", "has_events=false", "only_with_upcoming=true"]
+LINKED_FILTERS = [
+    "search=hall",
+    "search=choir",
+    "event={event}",
+    "has_events=true",
+    "has_events=false",
+    "only_with_upcoming=true",
+]
 TERM_FILTERS = [
-    "search=mus", "post={event}", "event={event}", "orderby=description", "orderby=count", "include={term}",
-    "exclude={term}", "slug=music", "hide_empty=false",
+    "search=mus",
+    "post={event}",
+    "event={event}",
+    "orderby=description",
+    "orderby=count",
+    "include={term}",
+    "exclude={term}",
+    "slug=music",
+    "hide_empty=false",
 ]
 
 
@@ -58,10 +77,19 @@ def urls():
             yield pytest.param(f"{API}/{collection}?{query}", id=f"{collection}?{query}")
     for collection, term in (("categories", "category"), ("tags", "tag")):
         for query in TERM_FILTERS:
-            yield pytest.param(f"{API}/{collection}?{query}".replace("{term}", f"{{{term}}}"), id=f"{collection}?{query}")
+            yield pytest.param(
+                f"{API}/{collection}?{query}".replace("{term}", f"{{{term}}}"), id=f"{collection}?{query}"
+            )
     yield pytest.param(f"{API}/categories?parent={{category}}", id="categories?parent={category}")
     # The public pages' lists of upcoming events.
-    for path in ("/events/", "/events/featured/", "/events/category/music/", "/tag/free/", "/venue/hall/", "/organizer/choir/"):
+    for path in (
+        "/events/",
+        "/events/featured/",
+        "/events/category/music/",
+        "/tag/free/",
+        "/venue/hall/",
+        "/organizer/choir/",
+    ):
         yield pytest.param(path, id=path)
 
 
@@ -92,5 +120,8 @@ def test_a_statement_reading_an_unversioned_table_depends_on_the_snapshot():
     assert searched.names == ("events_event", "events_event:display")
     assert list_versions.tables_key(searched.names, STATE) == (4, None)
     assert (Reads.of(Event) | Reads.of(Event.terms.through, display=True)).names == (
-        "events_event", "events_event:display", "events_event_terms", "events_event_terms:display",
+        "events_event",
+        "events_event:display",
+        "events_event_terms",
+        "events_event_terms:display",
     )

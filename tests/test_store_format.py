@@ -13,6 +13,7 @@ After a deliberate change of a renderer: bump FORMAT_VERSION, then write the new
 which replaces the file of the old version (git shows the rows that changed). It never rewrites the
 file of a version that exists with other rows: that is the change this test is here to catch.
 """
+
 import datetime as dt
 import difflib
 import json
@@ -56,46 +57,113 @@ def canonical_records(fixed_settings):
     """Every kind of record the store holds, with fixed IDs, dates and translations."""
     author = get_user_model().objects.create_user(id=7001, username="pinned-author", password="secret-pass-123")
     poster = Attachment.objects.create(
-        id=9001, file="events/2025/03/poster.png", title="Poster", width=640, height=480, filesize=2048,
-        mime_type="image/png", sizes={
-            "thumbnail": {"file": "events/2025/03/poster-150x150.png", "width": 150, "height": 150,
-                          "mime-type": "image/png", "filesize": 512},
-            "medium": {"file": "events/2025/03/poster-300x225.png", "width": 300, "height": 225,
-                       "mime-type": "image/png", "filesize": 1024},
+        id=9001,
+        file="events/2025/03/poster.png",
+        title="Poster",
+        width=640,
+        height=480,
+        filesize=2048,
+        mime_type="image/png",
+        sizes={
+            "thumbnail": {
+                "file": "events/2025/03/poster-150x150.png",
+                "width": 150,
+                "height": 150,
+                "mime-type": "image/png",
+                "filesize": 512,
+            },
+            "medium": {
+                "file": "events/2025/03/poster-300x225.png",
+                "width": 300,
+                "height": 225,
+                "mime-type": "image/png",
+                "filesize": 1024,
+            },
         },
     )
     hall = make_venue(
-        "Hall", id=9002, slug="hall", author=author, image=poster, description="<p>A <em>grand</em> hall.</p>",
-        address="1 Main St", city="Berlin", country="Germany", zip="10115", state="BE", phone="+49 30 1234",
-        website="https://hall.example.org", geo_lat=52.52, geo_lng=13.405, show_map=True, show_map_link=False,
-        title_zh_hans="大厅", title_zh_hant="大廳",
+        "Hall",
+        id=9002,
+        slug="hall",
+        author=author,
+        image=poster,
+        description="<p>A <em>grand</em> hall.</p>",
+        address="1 Main St",
+        city="Berlin",
+        country="Germany",
+        zip="10115",
+        state="BE",
+        phone="+49 30 1234",
+        website="https://hall.example.org",
+        geo_lat=52.52,
+        geo_lng=13.405,
+        show_map=True,
+        show_map_link=False,
+        title_zh_hans="大厅",
+        title_zh_hant="大廳",
     )
     band = make_organizer(
-        "Band", id=9003, slug="band", author=author, image=poster, email="band@example.org", phone="+49 30 9876",
-        website="https://band.example.org", description="Jazz since 1999.", title_zh_hans="乐队",
+        "Band",
+        id=9003,
+        slug="band",
+        author=author,
+        image=poster,
+        email="band@example.org",
+        phone="+49 30 9876",
+        website="https://band.example.org",
+        description="Jazz since 1999.",
+        title_zh_hans="乐队",
     )
     choir = make_organizer("Choir", id=9004, slug="choir", password="secret", title_zh_hant="合唱團")
     music = make_category("Music", id=8001, slug="music", description="All music", name_zh_hans="音乐")
     jazz = make_category("Jazz", id=8002, slug="jazz", parent=music, name_zh_hant="爵士")
     free = make_tag("Free entry", id=8003, slug="free-entry", name_zh_hans="免费入场")
     concert = make_event(
-        "Concert", id=9005, slug="concert", author=author, start=dt.datetime(2026, 7, 4, 20, 0),
-        end=dt.datetime(2026, 7, 4, 22, 30), timezone_name="Europe/Berlin", venue=hall, organizers=[band, choir],
-        categories=[jazz, music], tags=[free], image=poster, cost=["10", "20"], currency_symbol="€",
-        currency_position="suffix", currency_code="EUR", website="https://concert.example.org",
-        description="<p>Two sets &amp; an encore -- \"live\".</p>", excerpt="Two sets.", featured=True,
-        title_zh_hans="音乐会", title_zh_hant="音樂會",
+        "Concert",
+        id=9005,
+        slug="concert",
+        author=author,
+        start=dt.datetime(2026, 7, 4, 20, 0),
+        end=dt.datetime(2026, 7, 4, 22, 30),
+        timezone_name="Europe/Berlin",
+        venue=hall,
+        organizers=[band, choir],
+        categories=[jazz, music],
+        tags=[free],
+        image=poster,
+        cost=["10", "20"],
+        currency_symbol="€",
+        currency_position="suffix",
+        currency_code="EUR",
+        website="https://concert.example.org",
+        description='<p>Two sets &amp; an encore -- "live".</p>',
+        excerpt="Two sets.",
+        featured=True,
+        title_zh_hans="音乐会",
+        title_zh_hant="音樂會",
     )
     fair = make_event(
-        "Fair", id=9006, slug="fair", status=PostStatus.DRAFT, start=dt.datetime(2026, 8, 1), end=dt.datetime(2026, 8, 2),
-        all_day=True, timezone_name="UTC", organizers=[choir], cost=["0"], password="fair-pass",
+        "Fair",
+        id=9006,
+        slug="fair",
+        status=PostStatus.DRAFT,
+        start=dt.datetime(2026, 8, 1),
+        end=dt.datetime(2026, 8, 2),
+        all_day=True,
+        timezone_name="UTC",
+        organizers=[choir],
+        cost=["0"],
+        password="fair-pass",
     )
     for model in (Event, Venue, Organizer):
         model.objects.update(date=PUBLISHED, modified=MODIFIED)
     Attachment.objects.update(date=PUBLISHED)
     return {
-        store.EVENT: [concert.pk, fair.pk], store.VENUE: [hall.pk], store.ORGANIZER: [band.pk, choir.pk],
-        store.IMAGE: [poster.pk], store.TERM: [music.pk, jazz.pk, free.pk],
+        store.EVENT: [concert.pk, fair.pk],
+        store.VENUE: [hall.pk],
+        store.ORGANIZER: [band.pk, choir.pk],
+        store.IMAGE: [poster.pk],
+        store.TERM: [music.pk, jazz.pk, free.pk],
     }
 
 
@@ -105,7 +173,10 @@ def rendered(records):
     for kind, ids in records.items():
         for row in store.rendered_rows(kind, ids):
             rows[(row.kind, row.record_id, row.language)] = {
-                "sort_name": row.sort_name, "links": row.links, "body": json.loads(row.body), "text": row.body,
+                "sort_name": row.sort_name,
+                "links": row.links,
+                "body": json.loads(row.body),
+                "text": row.body,
             }
     return {" ".join(map(str, key)): row for key, row in sorted(rows.items())}
 
@@ -140,7 +211,8 @@ def test_the_rows_are_those_pinned_for_this_format_version(canonical_records):
         f"The store's rows differ from those pinned for FORMAT_VERSION {store.FORMAT_VERSION}, so rows already "
         "stored would be served in their old shape. Bump FORMAT_VERSION in events/store/epoch.py, then write "
         "the new pinned file with EVENTS_REGENERATE_STORE_FORMAT=1 .venv/bin/python -m pytest "
-        f"tests/test_store_format.py. Rows that differ: {', '.join(changed)}\n" + row_diff(pinned["rows"], rows, changed)
+        f"tests/test_store_format.py. Rows that differ: {', '.join(changed)}\n"
+        + row_diff(pinned["rows"], rows, changed)
     )
 
 

@@ -1,5 +1,6 @@
 """Pages and stored rows a process remembers between requests (PostgreSQL): a repeated read runs one
 small statement, and every commit, from this process or any other, is seen by the next read."""
+
 import json
 
 import psycopg
@@ -31,8 +32,12 @@ def another_process():
     """A connection of its own, as another server process would have: its commits are not this one's."""
     settings = connection.settings_dict
     return psycopg.connect(
-        dbname=settings["NAME"], user=settings["USER"], host=settings["HOST"] or None, port=settings["PORT"] or None,
-        password=settings["PASSWORD"] or None, autocommit=True,
+        dbname=settings["NAME"],
+        user=settings["USER"],
+        host=settings["HOST"] or None,
+        port=settings["PORT"] or None,
+        password=settings["PASSWORD"] or None,
+        autocommit=True,
     )
 
 
@@ -84,7 +89,11 @@ def test_after_every_kind_of_write_a_remembered_read_equals_a_fresh_one(api, edi
         for url in paths:
             remembered = api.get(f"{prefix}{url}")
             built = fresh(api, f"{prefix}{url}")
-            assert (remembered.status_code, remembered.content) == (built.status_code, built.content), (write, prefix, url)
+            assert (remembered.status_code, remembered.content) == (built.status_code, built.content), (
+                write,
+                prefix,
+                url,
+            )
             assert remembered.get("X-WP-Total") == built.get("X-WP-Total")
 
 
@@ -104,7 +113,9 @@ def test_a_commit_by_another_process_is_seen_by_the_next_read(api, calendar):
     # …and trashes it: the single read's facts and the list's page and total follow at once.
     total = api.get(listed).json()["total"]
     with another_process() as other:
-        other.execute("UPDATE events_event SET status = 'trash', status_before_trash = status WHERE id = %s", [concert.pk])
+        other.execute(
+            "UPDATE events_event SET status = 'trash', status_before_trash = status WHERE id = %s", [concert.pk]
+        )
     assert api.get(single).json()["code"] == "event-no-longer-available"
     after = api.get(listed)
     assert after.json()["total"] == total - 1

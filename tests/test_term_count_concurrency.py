@@ -1,4 +1,5 @@
 """Two writers linking events to one term at once on PostgreSQL: the later recount sees the earlier's link."""
+
 import threading
 import time
 

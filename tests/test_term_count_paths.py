@@ -1,4 +1,5 @@
 """The stored term `count` after the writes that do not go through the API: admin, commands, bulk writes, migration."""
+
 import importlib
 import types
 from io import StringIO
@@ -24,7 +25,9 @@ def editor():
 
 
 def counts(api, collection):
-    return {term["name"]: term["count"] for term in api.get(f"{API}/{collection}", {"hide_empty": 0}).json()[collection]}
+    return {
+        term["name"]: term["count"] for term in api.get(f"{API}/{collection}", {"hide_empty": 0}).json()[collection]
+    }
 
 
 def true_counts():

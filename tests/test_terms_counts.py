@@ -1,4 +1,5 @@
 """`count` is the number of published events carrying the term, whatever happens to the events."""
+
 import datetime as dt
 
 import pytest
@@ -16,7 +17,9 @@ def count(api, collection, term):
 
 
 def listed_counts(api, collection):
-    return {term["name"]: term["count"] for term in api.get(f"{API}/{collection}", {"hide_empty": 0}).json()[collection]}
+    return {
+        term["name"]: term["count"] for term in api.get(f"{API}/{collection}", {"hide_empty": 0}).json()[collection]
+    }
 
 
 def test_count_follows_the_event_lifecycle(api):
@@ -116,7 +119,6 @@ def test_delete_answer_carries_the_count_before_deletion(as_role, settings):
 # --- the stored count after each kind of write -------------------------------------------------
 
 
-
 def update(client, event_id, **fields):
     response = client.post(f"{API}/events/{event_id}", fields, format="json")
     assert response.status_code == 200, response.json()
@@ -205,7 +207,11 @@ def test_unlinking_lowers_the_count_from_either_side(api, unlink, expected):
 
 @pytest.mark.parametrize(
     "link",
-    [lambda event, tag: event.terms.add(tag), lambda event, tag: tag.events.add(event), lambda event, tag: tag.events.set([event])],
+    [
+        lambda event, tag: event.terms.add(tag),
+        lambda event, tag: tag.events.add(event),
+        lambda event, tag: tag.events.set([event]),
+    ],
     ids=["event.add", "term.add", "term.set"],
 )
 def test_linking_raises_the_count_from_either_side(api, link):

@@ -1,4 +1,5 @@
 """`GET /categories` and `GET /tags`: envelope, paging, every filter and ordering (docs/contract/terms.md §2)."""
+
 import pytest
 from django.utils import translation
 
@@ -14,6 +15,7 @@ def english_between_tests():
     translation.activate("en")
     yield
     translation.activate("en")
+
 
 ROOT = "http://testserver/wp-json/tribe/events/v1"
 
@@ -84,7 +86,10 @@ def test_links_keep_the_other_arguments_percent_encoded(api, used_categories):
     body = api.get(
         f"{API}/categories", {"per_page": 1, "search": "ha", "orderby": "slug", "order": "de sc", "hide_empty": "1"}
     ).json()
-    assert body["next_rest_url"] == f"{ROOT}/categories/?per_page=1&search=ha&order=de%20sc&orderby=slug&hide_empty=1&page=2"
+    assert (
+        body["next_rest_url"]
+        == f"{ROOT}/categories/?per_page=1&search=ha&order=de%20sc&orderby=slug&hide_empty=1&page=2"
+    )
 
 
 def test_following_next_links_walks_every_term_once(api, used_categories):
@@ -225,7 +230,10 @@ def test_exclude(api, used_categories):
 
 def test_include_and_exclude_combine(api, used_categories):
     include = ",".join(str(used_categories[name].pk) for name in ("alpha", "Bravo", "Echo"))
-    assert names(api.get(f"{API}/categories", {"include": include, "exclude": used_categories["Bravo"].pk})) == ["alpha", "Echo"]
+    assert names(api.get(f"{API}/categories", {"include": include, "exclude": used_categories["Bravo"].pk})) == [
+        "alpha",
+        "Echo",
+    ]
 
 
 @pytest.mark.parametrize("param", ["include", "exclude"])
@@ -309,7 +317,11 @@ def test_orderby_parent(api):
 
 def test_orderby_include_keeps_the_given_order(api, used_categories):
     include = ",".join(str(used_categories[name].pk) for name in ("Echo", "alpha", "charlie"))
-    assert names(api.get(f"{API}/categories", {"include": include, "orderby": "include"})) == ["Echo", "alpha", "charlie"]
+    assert names(api.get(f"{API}/categories", {"include": include, "orderby": "include"})) == [
+        "Echo",
+        "alpha",
+        "charlie",
+    ]
 
 
 def test_orderby_include_without_include_sorts_by_name(api, used_categories):

@@ -1,4 +1,5 @@
 """Who may create, update and delete categories and tags (docs/contract/auth.md §4): one table-driven matrix."""
+
 import base64
 
 import pytest

@@ -1,4 +1,5 @@
 """Terms named by an event write's `categories`/`tags`: IDs, slugs or names, unknown ones created (docs/contract/terms.md §7)."""
+
 import pytest
 from django.utils import translation
 
@@ -66,7 +67,9 @@ def test_terms_of_the_other_taxonomy_are_not_used():
     assert found[0].pk != category.pk
 
 
-@pytest.mark.parametrize("value", ["", [], None, " , ", [""]], ids=["empty-string", "empty-list", "none", "only-commas", "list-of-empty"])
+@pytest.mark.parametrize(
+    "value", ["", [], None, " , ", [""]], ids=["empty-string", "empty-list", "none", "only-commas", "list-of-empty"]
+)
 def test_empty_means_no_terms(value):
     assert resolve_terms(value, TAG) == []
     assert not Term.objects.exists()

@@ -1,4 +1,5 @@
 """Golden shapes of a category or tag: the standalone record (docs/contract/terms.md §1) and the one embedded in events."""
+
 import pytest
 from django.utils import translation
 
@@ -14,6 +15,7 @@ def english_between_tests():
     translation.activate("en")
     yield
     translation.activate("en")
+
 
 ROOT = "http://testserver/wp-json/tribe/events/v1"
 

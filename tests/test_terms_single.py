@@ -1,4 +1,5 @@
 """`GET /categories/{id}` and `GET /tags/{id}`: public reads of one term of the route's taxonomy (docs/contract/terms.md §3)."""
+
 import pytest
 from django.utils import translation
 
@@ -16,7 +17,9 @@ def english_between_tests():
     translation.activate("en")
 
 
-@pytest.mark.parametrize("collection, build", [("categories", make_category), ("tags", make_tag)], ids=["category", "tag"])
+@pytest.mark.parametrize(
+    "collection, build", [("categories", make_category), ("tags", make_tag)], ids=["category", "tag"]
+)
 def test_read_by_id_is_public(any_role, api, collection, build):
     term = build("Found")
     for client in (api, any_role):
@@ -44,7 +47,11 @@ def test_id_of_another_kind_or_unknown_is_invalid(api, collection, target):
     assert list(body["data"]["params"]) == ["id"]
 
 
-@pytest.mark.parametrize("path", ["/categories/foo", "/tags/foo%20bar", "/tags/-1", "/categories/1.5"], ids=["word", "space", "negative", "decimal"])
+@pytest.mark.parametrize(
+    "path",
+    ["/categories/foo", "/tags/foo%20bar", "/tags/-1", "/categories/1.5"],
+    ids=["word", "space", "negative", "decimal"],
+)
 def test_non_digit_ids_match_no_route(api, path):
     response = api.get(f"{API}{path}")
     assert response.status_code == 404

@@ -1,4 +1,5 @@
 """Creating, updating and deleting categories and tags (docs/contract/terms.md §4-§6)."""
+
 import pytest
 from django.utils import translation
 
@@ -24,7 +25,6 @@ def english_between_tests():
 def fast_passwords(settings):
     # Every request authenticates by HTTP Basic; the production hasher would dominate the run time.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
 
 
 def assert_error(response, status, code):
@@ -143,7 +143,16 @@ def test_missing_name(editor):
         ({"name": "A", "parent": "0"}, "parent"),
         ({"name": "A", "wpml_language": "de"}, "wpml_language"),
     ],
-    ids=["empty-name", "empty-description", "empty-slug", "empty-parent", "unknown-parent", "word-parent", "zero-parent", "language"],
+    ids=[
+        "empty-name",
+        "empty-description",
+        "empty-slug",
+        "empty-parent",
+        "unknown-parent",
+        "word-parent",
+        "zero-parent",
+        "language",
+    ],
 )
 def test_create_validation(editor, payload, param):
     assert_invalid(editor.post(f"{API}/categories", payload), param)
@@ -173,7 +182,9 @@ def test_validation_comes_before_permission(api, as_role):
 
 def test_parent_on_tags_is_not_hierarchical(editor, api):
     category = make_category("Anything")
-    assert_error(editor.post(f"{API}/tags", {"name": "Child", "parent": category.pk}), 400, "rest_taxonomy_not_hierarchical")
+    assert_error(
+        editor.post(f"{API}/tags", {"name": "Child", "parent": category.pk}), 400, "rest_taxonomy_not_hierarchical"
+    )
     # The check runs in the handler, after the route's permission check.
     assert_error(api.post(f"{API}/tags", {"name": "Child", "parent": category.pk}), 401, "rest_forbidden")
     assert not Term.objects.filter(name_en="Child").exists()
@@ -230,12 +241,20 @@ def test_update_changes_only_the_fields_sent(editor, method):
     response = getattr(editor, method)(f"{API}/categories/{category.pk}", {"description": "Bebop"}, format="json")
     assert response.status_code == 200, response.content
     body = response.json()
-    assert (body["name"], body["slug"], body["description"], body["parent"], body["count"]) == ("Jazz", "jazz", "Bebop", parent.pk, 1)
+    assert (body["name"], body["slug"], body["description"], body["parent"], body["count"]) == (
+        "Jazz",
+        "jazz",
+        "Bebop",
+        parent.pk,
+        1,
+    )
 
 
 def test_method_override_to_patch(editor):
     tag = make_tag("Old")
-    response = editor.post(f"{API}/tags/{tag.pk}?_method=PATCH", "name=New", content_type="application/x-www-form-urlencoded")
+    response = editor.post(
+        f"{API}/tags/{tag.pk}?_method=PATCH", "name=New", content_type="application/x-www-form-urlencoded"
+    )
     assert response.json()["name"] == "New"
 
 
@@ -317,7 +336,9 @@ def test_update_validation(editor, payload, param):
 
 def test_update_parent_on_tags_is_not_hierarchical(editor):
     tag = make_tag("Flat")
-    assert_error(editor.post(f"{API}/tags/{tag.pk}", {"parent": make_category("C").pk}), 400, "rest_taxonomy_not_hierarchical")
+    assert_error(
+        editor.post(f"{API}/tags/{tag.pk}", {"parent": make_category("C").pk}), 400, "rest_taxonomy_not_hierarchical"
+    )
 
 
 @pytest.mark.parametrize("role", [None, "subscriber", "editor"], ids=["anonymous", "subscriber", "editor"])

@@ -3,6 +3,7 @@
 Most expectations are WordPress's own: they come from core's PHPUnit suite (wpTexturize,
 wpAutop, sanitizeTitleWithDashes) or from running the PHP functions on the same input.
 """
+
 import pytest
 
 from events.text import (
@@ -79,8 +80,8 @@ def test_texturize_text(title, expected):
             "quotes-in-attributes-untouched",
         ),
         case(
-            "<a href=\"/x\" title=\"Joe's\">Joe's</a>",
-            "<a href=\"/x\" title=\"Joe's\">Joe&#8217;s</a>",
+            '<a href="/x" title="Joe\'s">Joe\'s</a>',
+            '<a href="/x" title="Joe\'s">Joe&#8217;s</a>',
             "apostrophe-in-attribute-untouched",
         ),
         case(
@@ -238,7 +239,7 @@ def test_normalize_lookup_slug(segment, expected):
         "Café Déjà Vu",
         "中文 活动 2024",
         "Москва — Петербург",
-        "Tom & Jerry's \"Big\" Night!",
+        'Tom & Jerry\'s "Big" Night!',
         "snake_case.v2/final",
         "%C3%89t%C3%A9 literal octets",
         "中" * 80,
@@ -372,7 +373,7 @@ def test_excerpt_words_defaults_to_55_words():
         case("&#8217; &#x41;", "&#8217; &#x41;", "numeric-entities-kept"),
         case("&#38;", "&#038;", "short-decimal-entity-padded"),
         case("&bogus;", "&amp;bogus;", "unknown-entity-escaped"),
-        case("<b>\"Joe's\"</b>", "&lt;b&gt;&quot;Joe&#039;s&quot;&lt;/b&gt;", "markup-and-quotes"),
+        case('<b>"Joe\'s"</b>', "&lt;b&gt;&quot;Joe&#039;s&quot;&lt;/b&gt;", "markup-and-quotes"),
         case("中文", "中文", "chinese"),
     ],
 )

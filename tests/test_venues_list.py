@@ -1,4 +1,5 @@
 """`GET /venues` (docs/contract/venues-organizers.md §2): every parameter, visibility by role, paging links, query count."""
+
 import datetime as dt
 from urllib.parse import parse_qsl, urlsplit
 
@@ -90,7 +91,12 @@ def test_per_page_is_capped_at_fifty(api):
 
 def test_empty_first_page_is_200_and_later_pages_404(api):
     body = listed(api)
-    assert body == {"venues": [], "rest_url": f"{ROOT}/venues/?page=1&per_page=10&status=publish", "total": 0, "total_pages": 0}
+    assert body == {
+        "venues": [],
+        "rest_url": f"{ROOT}/venues/?page=1&per_page=10&status=publish",
+        "total": 0,
+        "total_pages": 0,
+    }
     make_venue()
     response = api.get(f"{API}/venues", {"page": 2})
     assert response.status_code == 404
@@ -133,7 +139,16 @@ def london():
         ("Temple-free", []),
         ("paris london", []),
     ],
-    ids=["any-order-in-address", "two-venues", "comma-separated", "case-insensitive", "zip", "phone", "dash-kept", "fragments-in-different-fields"],
+    ids=[
+        "any-order-in-address",
+        "two-venues",
+        "comma-separated",
+        "case-insensitive",
+        "zip",
+        "phone",
+        "dash-kept",
+        "fragments-in-different-fields",
+    ],
 )
 def test_search_needs_every_fragment_in_one_field(api, london, search, expected):
     body = listed(api, search=search)
@@ -220,7 +235,9 @@ def test_event_must_be_an_existing_event(api, value):
 
 @pytest.fixture
 def linked_venues():
-    published, drafted, unlinked, trashed_event = (make_venue(name) for name in ("Published", "Drafted", "Unlinked", "Trash"))
+    published, drafted, unlinked, trashed_event = (
+        make_venue(name) for name in ("Published", "Drafted", "Unlinked", "Trash")
+    )
     make_event(venue=published)
     make_event(venue=drafted, status="draft")
     make_event(venue=drafted, status="pending")
@@ -316,7 +333,11 @@ def test_editors_see_every_visible_status_of_every_author_by_default(as_role, st
 
 @pytest.mark.parametrize(
     "status, keys",
-    [("trash", ["trash"]), ("draft, pending", ["draft", "pending", "own-draft"]), ("any", ["publish", "future", "draft", "pending", "private", "own-draft"])],
+    [
+        ("trash", ["trash"]),
+        ("draft, pending", ["draft", "pending", "own-draft"]),
+        ("any", ["publish", "future", "draft", "pending", "private", "own-draft"]),
+    ],
     ids=["trash", "csv", "any"],
 )
 def test_editors_filter_by_status(as_role, statuses, status, keys):
@@ -341,17 +362,28 @@ def test_rest_url_echoes_every_argument_and_the_links_keep_them(as_role):
     for n in range(3):
         make_event(venue=make_venue(f"Alpha {n}"))
     client = as_role("editor")
-    body = listed(client, page=1, per_page=1, search="alpha", has_events="yes", only_with_upcoming="1", status="publish")
+    body = listed(
+        client, page=1, per_page=1, search="alpha", has_events="yes", only_with_upcoming="1", status="publish"
+    )
     base, query = query_of(body["rest_url"])
     assert base == f"{ROOT}/venues/"
     assert query == {
-        "page": "1", "per_page": "1", "search": "alpha", "has_events": "yes", "only_with_upcoming": "1", "status": "publish",
+        "page": "1",
+        "per_page": "1",
+        "search": "alpha",
+        "has_events": "yes",
+        "only_with_upcoming": "1",
+        "status": "publish",
     }
     assert query_of(body["next_rest_url"])[1] == {**query, "page": "2"}
     with_event = listed(client, event=event.pk, wpml_language="zh-hans")
     translation.activate("en")
     assert query_of(with_event["rest_url"])[1] == {
-        "page": "1", "per_page": "10", "event": str(event.pk), "status": "any", "wpml_language": "zh-hans",
+        "page": "1",
+        "per_page": "10",
+        "event": str(event.pk),
+        "status": "any",
+        "wpml_language": "zh-hans",
     }
 
 

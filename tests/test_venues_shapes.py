@@ -1,4 +1,5 @@
 """Golden shapes of a venue (docs/contract/venues-organizers.md §1.1, §1.3, §1.4): whole records, key order included."""
+
 import datetime as dt
 
 import pytest
@@ -256,7 +257,9 @@ def test_a_wrong_password_keeps_it_blanked(api, protected_venue):
 
 
 @pytest.mark.parametrize(
-    "role, unblanked", [("editor", True), ("author", False), (None, False)], ids=["editor", "author-not-owner", "anonymous"]
+    "role, unblanked",
+    [("editor", True), ("author", False), (None, False)],
+    ids=["editor", "author-not-owner", "anonymous"],
 )
 def test_edit_context_unblanks_only_for_who_may_edit_it(api, as_role, protected_venue, role, unblanked):
     client = as_role(role) if role else api

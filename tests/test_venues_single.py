@@ -1,4 +1,5 @@
 """Single venue reads by ID and by slug (docs/contract/venues-organizers.md §3): every status code, in the contract's order."""
+
 import pytest
 
 from .conftest import API
@@ -34,9 +35,7 @@ def test_unknown_id_is_400_even_for_anonymous_callers(api, record_id):
     assert response.json()["data"]["params"] == {"id": "Invalid parameter."}
 
 
-@pytest.mark.parametrize(
-    "build", [make_event, make_organizer, make_image], ids=["event", "organizer", "attachment"]
-)
+@pytest.mark.parametrize("build", [make_event, make_organizer, make_image], ids=["event", "organizer", "attachment"])
 def test_another_kinds_id_is_400(api, build):
     record = build()
     response = api.get(f"{API}/venues/{record.pk}")
@@ -104,7 +103,8 @@ READ_CASES = [
     if expected is not None
 ]
 READ_IDS = [
-    f"{status}-{'own' if own else 'others'}-{ROLE_IDS[ROLES.index(role)]}" for status, own, role, _expected in READ_CASES
+    f"{status}-{'own' if own else 'others'}-{ROLE_IDS[ROLES.index(role)]}"
+    for status, own, role, _expected in READ_CASES
 ]
 
 

@@ -1,4 +1,5 @@
 """Venue create, update and trash (docs/contract/venues-organizers.md §4-§6): parameters, saving rules, duplicates, bad input."""
+
 import datetime as dt
 import json
 
@@ -11,8 +12,6 @@ from .conftest import API, post_json
 from .factories import make_event, make_image, make_organizer, make_user, make_venue
 
 pytestmark = pytest.mark.django_db
-
-
 
 
 def create(client, **data):
@@ -33,8 +32,17 @@ def refused(response, name, code="rest_invalid_param"):
 
 
 def test_create_answers_201_with_the_record_without_json_ld(editor):
-    body = create(editor, venue="Blue Note", address="131 W 3rd St", city="New York", state="NY", zip="10012",
-                  country="US", phone="+1 212", website="https://bluenote.example")
+    body = create(
+        editor,
+        venue="Blue Note",
+        address="131 W 3rd St",
+        city="New York",
+        state="NY",
+        zip="10012",
+        country="US",
+        phone="+1 212",
+        website="https://bluenote.example",
+    )
     venue = Venue.objects.get(pk=body["id"])
     assert body["venue"] == "Blue Note"
     assert body["author"] == str(editor.user.pk)
@@ -86,9 +94,24 @@ def test_unknown_keys_are_ignored(editor):
 
 @pytest.mark.parametrize(
     "field, value",
-    [("city", 12), ("address", ["a"]), ("venue", 5), ("description", True), ("show_map", True), ("image", 123),
-     ("date", 1514764800)],
-    ids=["number-city", "list-address", "number-name", "boolean-description", "boolean-show-map", "number-image", "number-date"],
+    [
+        ("city", 12),
+        ("address", ["a"]),
+        ("venue", 5),
+        ("description", True),
+        ("show_map", True),
+        ("image", 123),
+        ("date", 1514764800),
+    ],
+    ids=[
+        "number-city",
+        "list-address",
+        "number-name",
+        "boolean-description",
+        "boolean-show-map",
+        "number-image",
+        "number-date",
+    ],
 )
 def test_typed_strings_refuse_other_json_types(editor, field, value):
     data = {"venue": "Typed", field: value}
@@ -99,7 +122,17 @@ def test_typed_strings_refuse_other_json_types(editor, field, value):
 
 @pytest.mark.parametrize(
     "value, stored",
-    [("true", True), ("yes", True), ("1", True), ("on", True), ("false", False), ("0", False), ("no", False), ("", False), ("maybe", False)],
+    [
+        ("true", True),
+        ("yes", True),
+        ("1", True),
+        ("on", True),
+        ("false", False),
+        ("0", False),
+        ("no", False),
+        ("", False),
+        ("maybe", False),
+    ],
 )
 def test_map_flags_are_read_as_truthy_strings(editor, value, stored):
     body = create(editor, venue="Flags", show_map=value, show_map_link=value)
@@ -127,8 +160,16 @@ def test_website_may_be_empty(editor):
         ({"state": "NY", "stateprovince": "Given"}, "Given"),
         ({"state": "NY", "stateprovince": ""}, "NY"),
     ],
-    ids=["state-no-country", "state-united-states", "state-us", "province-abroad", "state-abroad-no-province",
-         "province", "given", "given-empty"],
+    ids=[
+        "state-no-country",
+        "state-united-states",
+        "state-us",
+        "province-abroad",
+        "state-abroad-no-province",
+        "province",
+        "given",
+        "given-empty",
+    ],
 )
 def test_stateprovince_is_derived_when_not_given(editor, data, expected):
     body = create(editor, venue="Derived", **data)
@@ -145,7 +186,14 @@ def test_coordinates_are_editable(editor, lat, lng):
 
 @pytest.mark.parametrize(
     "field, value",
-    [("geo_lat", 90.5), ("geo_lat", -91), ("geo_lng", 180.01), ("geo_lng", "east"), ("geo_lat", "nan"), ("geo_lat", True)],
+    [
+        ("geo_lat", 90.5),
+        ("geo_lat", -91),
+        ("geo_lng", 180.01),
+        ("geo_lng", "east"),
+        ("geo_lat", "nan"),
+        ("geo_lat", True),
+    ],
     ids=["lat-above", "lat-below", "lng-above", "word", "nan", "boolean"],
 )
 def test_coordinates_out_of_range_are_refused(editor, field, value):
@@ -323,15 +371,30 @@ def test_others_drafts_are_not_revealed_as_duplicates(as_role):
 def stored(editor):
     image = make_image()
     return make_venue(
-        "Stored", slug="stored", status="draft", author=editor.user, address="Addr", city="City", state="Bavaria",
-        province="Oberbayern", country="Germany", stateprovince="Kept", show_map=False, show_map_link=False,
-        image=image, website="https://stored.example", geo_lat=48.1, geo_lng=11.5,
+        "Stored",
+        slug="stored",
+        status="draft",
+        author=editor.user,
+        address="Addr",
+        city="City",
+        state="Bavaria",
+        province="Oberbayern",
+        country="Germany",
+        stateprovince="Kept",
+        show_map=False,
+        show_map_link=False,
+        image=image,
+        website="https://stored.example",
+        geo_lat=48.1,
+        geo_lng=11.5,
     )
 
 
 @pytest.mark.parametrize("method", ["post", "put", "patch"])
 def test_update_changes_only_the_fields_sent(editor, stored, method):
-    response = getattr(editor, method)(f"{API}/venues/{stored.pk}", json.dumps({"phone": "42"}), content_type="application/json")
+    response = getattr(editor, method)(
+        f"{API}/venues/{stored.pk}", json.dumps({"phone": "42"}), content_type="application/json"
+    )
     assert response.status_code == 200, response.content
     body = response.json()
     assert body["phone"] == "42"
@@ -440,7 +503,8 @@ def test_deleting_a_trashed_venue_is_410(editor, stored):
 
 
 @pytest.mark.parametrize(
-    "zone, date", [("America/New_York", "9999-12-31 23:00:00"), ("Asia/Shanghai", "0001-01-01 01:00:00")],
+    "zone, date",
+    [("America/New_York", "9999-12-31 23:00:00"), ("Asia/Shanghai", "0001-01-01 01:00:00")],
     ids=["after-the-last-utc-day", "before-the-first-utc-day"],
 )
 def test_dates_beyond_the_calendar_in_utc_are_refused(editor, settings, zone, date):

@@ -1,4 +1,5 @@
 """Webhooks: subscriptions through the API and the admin, signed deliveries at least once and in order, retries."""
+
 import datetime as dt
 import http.server
 import json
@@ -100,8 +101,9 @@ def test_an_administrator_subscribes_and_gets_a_standard_webhooks_secret(admin, 
     assert "secret" not in read and read["url"] == receiver.url
     assert [hook["id"] for hook in admin.get(HOOKS).json()] == [record["id"]]
 
-    changed = admin.patch(f"{HOOKS}/{record['id']}", json.dumps({"kinds": ["event"], "active": False}),
-                          content_type="application/json")
+    changed = admin.patch(
+        f"{HOOKS}/{record['id']}", json.dumps({"kinds": ["event"], "active": False}), content_type="application/json"
+    )
     assert changed.status_code == 200
     assert (changed.json()["kinds"], changed.json()["active"]) == (["event"], False)
     assert admin.delete(f"{HOOKS}/{record['id']}").status_code == 200
@@ -109,28 +111,39 @@ def test_an_administrator_subscribes_and_gets_a_standard_webhooks_secret(admin, 
     assert WebhookSubscription.objects.count() == 0
 
 
-@pytest.mark.parametrize("role, status", [(None, 401), ("editor", 403), ("subscriber", 403)], ids=["anonymous", "editor", "subscriber"])
+@pytest.mark.parametrize(
+    "role, status", [(None, 401), ("editor", 403), ("subscriber", 403)], ids=["anonymous", "editor", "subscriber"]
+)
 def test_only_administrators_manage_webhooks(api, as_role, role, status, receiver):
     client = api if role is None else as_role(role)
-    hook = WebhookSubscription.objects.create(url=receiver.url, kinds=["event"], actions=["created"], secret="whsec_AAAA")
+    hook = WebhookSubscription.objects.create(
+        url=receiver.url, kinds=["event"], actions=["created"], secret="whsec_AAAA"
+    )
     for response in (
-        client.get(HOOKS), subscribe(client, receiver.url), client.get(f"{HOOKS}/{hook.pk}"),
+        client.get(HOOKS),
+        subscribe(client, receiver.url),
+        client.get(f"{HOOKS}/{hook.pk}"),
         client.patch(f"{HOOKS}/{hook.pk}", json.dumps({"active": False}), content_type="application/json"),
-        client.delete(f"{HOOKS}/{hook.pk}"), client.get(f"{HOOKS}/{hook.pk}/deliveries"),
+        client.delete(f"{HOOKS}/{hook.pk}"),
+        client.get(f"{HOOKS}/{hook.pk}/deliveries"),
     ):
         assert response.status_code == status
         assert response.json()["code"] == "rest_forbidden"
     assert WebhookSubscription.objects.get().active
 
 
-@pytest.mark.parametrize("fields, param", [
-    ({"url": "ftp://example.org/hook"}, "url"),
-    ({"url": "http://10.1.2.3/hook"}, "url"),
-    ({"url": "http://169.254.169.254/latest"}, "url"),
-    ({"url": "not a url"}, "url"),
-    ({"kinds": ["event", "movie"]}, "kinds"),
-    ({"actions": ["exploded"]}, "actions"),
-], ids=["scheme", "private", "metadata", "garbage", "kind", "action"])
+@pytest.mark.parametrize(
+    "fields, param",
+    [
+        ({"url": "ftp://example.org/hook"}, "url"),
+        ({"url": "http://10.1.2.3/hook"}, "url"),
+        ({"url": "http://169.254.169.254/latest"}, "url"),
+        ({"url": "not a url"}, "url"),
+        ({"kinds": ["event", "movie"]}, "kinds"),
+        ({"actions": ["exploded"]}, "actions"),
+    ],
+    ids=["scheme", "private", "metadata", "garbage", "kind", "action"],
+)
 def test_bad_subscriptions_are_400_in_the_contract_shape(admin, fields, param, settings):
     settings.EVENTS = {}
     response = subscribe(admin, **{"url": "http://127.0.0.1/hook", **fields})
@@ -144,10 +157,17 @@ def test_bad_subscriptions_are_400_in_the_contract_shape(admin, fields, param, s
 
 def test_the_admin_makes_a_subscription_with_a_secret_and_shows_why_it_was_disabled(receiver):
     staff = staff_client("administrator")
-    response = staff.post("/admin/events/webhooksubscription/add/", {
-        "url": receiver.url, "kinds": ["event"], "actions": ["created", "updated"], "active": "on",
-        "deliveries-TOTAL_FORMS": "0", "deliveries-INITIAL_FORMS": "0",
-    })
+    response = staff.post(
+        "/admin/events/webhooksubscription/add/",
+        {
+            "url": receiver.url,
+            "kinds": ["event"],
+            "actions": ["created", "updated"],
+            "active": "on",
+            "deliveries-TOTAL_FORMS": "0",
+            "deliveries-INITIAL_FORMS": "0",
+        },
+    )
     assert response.status_code == 302, response.content
     hook = WebhookSubscription.objects.get()
     assert hook.secret.startswith("whsec_") and hook.kinds == ["event"]
@@ -176,7 +196,8 @@ def test_a_change_is_delivered_signed_as_standard_webhooks_says(admin, receiver,
     assert (delivered.status, delivered.response_status, delivered.attempts) == (DeliveryStatus.SUCCEEDED, 200, 1)
     log = admin.get(f"{HOOKS}/{delivered.subscription_id}/deliveries").json()
     assert [(entry["id"], entry["status"], entry["response_status"]) for entry in log] == [
-        (headers["webhook-id"], "succeeded", 200)]
+        (headers["webhook-id"], "succeeded", 200)
+    ]
 
 
 def test_a_receiver_answering_500_then_200_gets_the_same_webhook_id_again(admin, receiver):
@@ -281,9 +302,14 @@ def test_a_worker_killed_mid_delivery_loses_nothing(admin, receiver):
         "settings.EVENTS = {'IMAGE_IMPORT_ALLOWED_HOSTS': ['127.0.0.1']}; "
         "from django.core.management import call_command; call_command('events_deliver', '--until-idle')"
     )
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "calendar_site.settings",
-           "DATABASE_URL": f"postgres://{database['USER']}@{database['HOST']}:{database['PORT']}/{database['NAME']}"}
-    worker = subprocess.Popen([sys.executable, "-c", script], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "calendar_site.settings",
+        "DATABASE_URL": f"postgres://{database['USER']}@{database['HOST']}:{database['PORT']}/{database['NAME']}",
+    }
+    worker = subprocess.Popen(
+        [sys.executable, "-c", script], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+    )
     try:
         assert receiver.arrived.wait(60), worker.stderr.read() if worker.poll() is not None else "no delivery"
         os.kill(worker.pid, signal.SIGKILL)

@@ -4,6 +4,7 @@ writes nothing (PostgreSQL).
 The fault is raised by the database itself: a trigger fails the write with SQLSTATE 57P01 (the
 server shutting down), as a terminated backend or a failover would end it.
 """
+
 from contextlib import contextmanager
 
 import pytest
@@ -25,7 +26,9 @@ def database_fails_on(table, operation):
             "RAISE EXCEPTION 'terminating connection due to administrator command' USING ERRCODE = '57P01'; "
             "END $$ LANGUAGE plpgsql"
         )
-        cursor.execute(f"CREATE TRIGGER test_fault BEFORE {operation} ON {table} FOR EACH ROW EXECUTE FUNCTION test_fault()")
+        cursor.execute(
+            f"CREATE TRIGGER test_fault BEFORE {operation} ON {table} FOR EACH ROW EXECUTE FUNCTION test_fault()"
+        )
     try:
         yield
     finally:
@@ -40,25 +43,38 @@ def assert_unavailable(response):
     assert int(response["Retry-After"]) > 0
 
 
-@pytest.mark.parametrize("table,nested", [
-    ("events_venue", {"venue": {"venue": "Grand Hall", "city": "Lyon"}}),
-    ("events_organizer", {"organizer": [{"organizer": "Friends of Jazz"}]}),
-])
+@pytest.mark.parametrize(
+    "table,nested",
+    [
+        ("events_venue", {"venue": {"venue": "Grand Hall", "city": "Lyon"}}),
+        ("events_organizer", {"organizer": [{"organizer": "Friends of Jazz"}]}),
+    ],
+)
 def test_a_fault_creating_a_nested_record_is_503_and_nothing_is_written(as_role, table, nested):
     editor = as_role("editor")
     with database_fails_on(table, "INSERT"):
-        response = post_json(editor, "/events", {
-            "title": "Session", "start_date": "2031-03-01 10:00", "end_date": "2031-03-01 11:00", **nested,
-        })
+        response = post_json(
+            editor,
+            "/events",
+            {
+                "title": "Session",
+                "start_date": "2031-03-01 10:00",
+                "end_date": "2031-03-01 11:00",
+                **nested,
+            },
+        )
     assert_unavailable(response)
     assert (Event.objects.count(), Venue.objects.count(), Organizer.objects.count()) == (0, 0, 0)
 
 
-@pytest.mark.parametrize("route,make,table", [
-    ("venues", make_venue, "events_venue"),
-    ("organizers", make_organizer, "events_organizer"),
-    ("events", make_event, "events_event"),
-])
+@pytest.mark.parametrize(
+    "route,make,table",
+    [
+        ("venues", make_venue, "events_venue"),
+        ("organizers", make_organizer, "events_organizer"),
+        ("events", make_event, "events_event"),
+    ],
+)
 def test_a_fault_trashing_a_record_is_503_and_it_stays(as_role, route, make, table):
     record = make("Hall")
     with database_fails_on(table, "UPDATE"):
@@ -67,10 +83,13 @@ def test_a_fault_trashing_a_record_is_503_and_it_stays(as_role, route, make, tab
     assert type(record).objects.get(pk=record.pk).status == "publish"
 
 
-@pytest.mark.parametrize("route,make,table", [
-    ("venues", make_venue, "events_venue"),
-    ("organizers", make_organizer, "events_organizer"),
-])
+@pytest.mark.parametrize(
+    "route,make,table",
+    [
+        ("venues", make_venue, "events_venue"),
+        ("organizers", make_organizer, "events_organizer"),
+    ],
+)
 def test_a_fault_updating_a_linked_record_is_503(as_role, route, make, table):
     record = make("Hall")
     with database_fails_on(table, "UPDATE"):

@@ -6,6 +6,7 @@ that ends a session (a restart, a failover, `pg_terminate_backend`, an idle-sess
 its notice and closes the socket, which then polls readable; a sound idle connection has nothing to
 read. So only a connection with something to read pays for the full check.
 """
+
 import select
 
 from django.db.backends.postgresql import base

@@ -2,6 +2,7 @@
 
 One module per record kind; filters.py, actions.py and widgets.py hold what the kinds share.
 """
+
 from django.contrib import admin
 from django.contrib.admin import AdminSite
 from django.utils.translation import gettext_lazy as _
@@ -20,6 +21,11 @@ if admin.site.site_title is AdminSite.site_title:
 # pages' Traditional Chinese, the organizers' drag handles). Named here so that makemessages keeps
 # them in this app's catalog, which the site's INSTALLED_APPS order lets win (README).
 OTHER_APPS_STRINGS = (
-    gettext_noop("Token"), gettext_noop("Tokens"), gettext_noop("Auth Token"), gettext_noop("Key"),
-    gettext_noop("Created"), gettext_noop("Move to first position"), gettext_noop("Move to last position"),
+    gettext_noop("Token"),
+    gettext_noop("Tokens"),
+    gettext_noop("Auth Token"),
+    gettext_noop("Key"),
+    gettext_noop("Created"),
+    gettext_noop("Move to first position"),
+    gettext_noop("Move to last position"),
 )

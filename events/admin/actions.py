@@ -1,5 +1,6 @@
 """Bulk actions of the changelists: trash and restore touch the selected rows the user may edit,
 duplicate copies those the user may read; each goes through the API's service for the kind."""
+
 from django.contrib import admin
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
@@ -29,17 +30,21 @@ def write_editable(request, records, write):
 def move_to_trash(modeladmin, request, queryset):
     with changes.batch():
         # The API's trash: a venue or organizer also leaves the events that named it.
-        moved = write_editable(request, queryset.exclude(status=PostStatus.TRASH),
-                               lambda record: TRASH[record.KIND](record))
-    modeladmin.message_user(request, ngettext("%d record moved to the trash.", "%d records moved to the trash.", moved) % moved)
+        moved = write_editable(
+            request, queryset.exclude(status=PostStatus.TRASH), lambda record: TRASH[record.KIND](record)
+        )
+    modeladmin.message_user(
+        request, ngettext("%d record moved to the trash.", "%d records moved to the trash.", moved) % moved
+    )
 
 
 @admin.action(description=_("Restore selected records from the trash"), permissions=["trash"])
 def restore_from_trash(modeladmin, request, queryset):
     with changes.batch():
         # The API's restore: the old slug made unique again under the same lock.
-        restored = write_editable(request, queryset.filter(status=PostStatus.TRASH),
-                                  lambda record: RESTORE[record.KIND](record, request.user))
+        restored = write_editable(
+            request, queryset.filter(status=PostStatus.TRASH), lambda record: RESTORE[record.KIND](record, request.user)
+        )
     modeladmin.message_user(request, ngettext("%d record restored.", "%d records restored.", restored) % restored)
 
 

@@ -1,4 +1,5 @@
 """Application passwords: each user's own, every user's for administrators; shown once on creation."""
+
 from django.contrib import admin
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
@@ -90,7 +91,11 @@ class ApplicationPasswordAdmin(RefusalsShown, admin.ModelAdmin):
 
     def get_urls(self):
         """WordPress's authorize-application page, beside the list (events/admin/authorize.py)."""
-        page = path("authorize/", lambda request: authorize_application(request, self.admin_site), name="events_authorize_application")
+        page = path(
+            "authorize/",
+            lambda request: authorize_application(request, self.admin_site),
+            name="events_authorize_application",
+        )
         return [page, *super().get_urls()]
 
     def get_actions(self, request):

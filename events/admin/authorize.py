@@ -11,6 +11,7 @@ success URL; rejecting redirects to the reject URL, else to the success URL with
 else to the admin's home. An invalid request is answered 400 with the reasons (WordPress answers
 them with its error page, status 500).
 """
+
 import re
 import uuid
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
@@ -121,11 +122,14 @@ def _authorize(request, admin_site):
                 error = str(refusal)
             else:
                 if app["success_url"]:
-                    return AppRedirect(_with_query(
-                        app["success_url"],
-                        site_url=request.build_absolute_uri("/"), user_login=request.user.get_username(),
-                        password=password,
-                    ))
+                    return AppRedirect(
+                        _with_query(
+                            app["success_url"],
+                            site_url=request.build_absolute_uri("/"),
+                            user_login=request.user.get_username(),
+                            password=password,
+                        )
+                    )
                 response = _page(request, admin_site, {"password": password, **app})
                 patch_cache_control(response, no_store=True)
                 return response

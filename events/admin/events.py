@@ -1,4 +1,5 @@
 """The event form and list: wall-clock times in the event's zone, terms, cost and organizers in order."""
+
 import datetime as dt
 import functools
 import zoneinfo
@@ -39,15 +40,24 @@ class EventAdminForm(PostAdminForm, RecurrenceFields):
     end = WallClockField(label=_("End"))
     timezone_name = forms.ChoiceField(label=_("Time zone"), required=False)
     cost_text = forms.CharField(
-        label=_("Cost"), required=False, widget=forms.Textarea(attrs={"rows": 2, "cols": 30}),
-        help_text=_("One value per line, e.g. “$20” or “Free”; a currency sign found here sets the symbol and its position."),
+        label=_("Cost"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 2, "cols": 30}),
+        help_text=_(
+            "One value per line, e.g. “$20” or “Free”; a currency sign found here sets the symbol and its position."
+        ),
     )
     categories = forms.ModelMultipleChoiceField(
-        label=_("Event categories"), queryset=Category.objects.all(), required=False,
+        label=_("Event categories"),
+        queryset=Category.objects.all(),
+        required=False,
         widget=TaxonomyAutocomplete(Taxonomy.CATEGORY),
     )
     tags = forms.ModelMultipleChoiceField(
-        label=_("Tags"), queryset=Tag.objects.all(), required=False, widget=TaxonomyAutocomplete(Taxonomy.TAG),
+        label=_("Tags"),
+        queryset=Tag.objects.all(),
+        required=False,
+        widget=TaxonomyAutocomplete(Taxonomy.TAG),
     )
 
     class Meta:
@@ -132,8 +142,11 @@ class EventOrganizerInline(SortableTabularInline):
         return roles.has_right(request.user, Event.KIND, roles.EDIT)
 
     def has_add_permission(self, request, obj=None):
-        return obj is None and roles.has_right(request.user, Event.KIND, roles.EDIT) or (
-            obj is not None and roles.can_edit(request.user, obj))
+        return (
+            obj is None
+            and roles.has_right(request.user, Event.KIND, roles.EDIT)
+            or (obj is not None and roles.can_edit(request.user, obj))
+        )
 
     has_change_permission = has_delete_permission = has_add_permission
 
@@ -178,7 +191,7 @@ def zone_label(event):
 
 
 def describe_when(event):
-    """"Sat 23 Jan 2027, 09:00–12:00 CET" on the event's own clock; "Sat 23 Jan 2027, all day"."""
+    """ "Sat 23 Jan 2027, 09:00–12:00 CET" on the event's own clock; "Sat 23 Jan 2027, all day"."""
     start, end = wall_clock(event.start_local), wall_clock(event.end_local)
     # Translators: how a day is written in the admin's event list (PHP-style date format letters).
     day_format = gettext("D j M Y")
@@ -187,8 +200,13 @@ def describe_when(event):
         if start.date() == end.date():
             return gettext("%(day)s, all day") % {"day": start_day}
         return gettext("%(start_day)s – %(end_day)s, all day") % {"start_day": start_day, "end_day": end_day}
-    values = {"start_day": start_day, "end_day": end_day, "start": f"{start:%H:%M}", "end": f"{end:%H:%M}",
-              "zone": zone_label(event)}
+    values = {
+        "start_day": start_day,
+        "end_day": end_day,
+        "start": f"{start:%H:%M}",
+        "end": f"{end:%H:%M}",
+        "zone": zone_label(event),
+    }
     if start.date() == end.date():
         return gettext("%(start_day)s, %(start)s–%(end)s %(zone)s") % values
     return gettext("%(start_day)s, %(start)s – %(end_day)s, %(end)s %(zone)s") % values
@@ -205,8 +223,14 @@ class EventAdmin(SortableAdminBase, PostAdmin):
     inlines = (EventOrganizerInline,)
     list_display = ("title", "when", "series_place", "status", "venue", "category_names", "featured")
     list_filter = (
-        EventTimeListFilter, "status", SeriesListFilter, CategoryListFilter, ("venue", admin.RelatedOnlyFieldListFilter),
-        ("organizers", admin.RelatedOnlyFieldListFilter), AuthorListFilter, "featured",
+        EventTimeListFilter,
+        "status",
+        SeriesListFilter,
+        CategoryListFilter,
+        ("venue", admin.RelatedOnlyFieldListFilter),
+        ("organizers", admin.RelatedOnlyFieldListFilter),
+        AuthorListFilter,
+        "featured",
     )
     actions = (*PostAdmin.actions, duplicate_as_draft)
     list_select_related = ("venue", "author")
@@ -220,14 +244,27 @@ class EventAdmin(SortableAdminBase, PostAdmin):
         (_("Where"), {"fields": ("venue",), "classes": ("events-where",)}),
         (_("Description"), {"fields": translated("description")}),
         (_("Excerpt"), {"fields": translated("excerpt"), "classes": ("collapse",)}),
-        (_("Repeat"), {"fields": (
-            "repeat", "repeat_interval", "repeat_weekdays", "repeat_monthly", ("repeat_end", "repeat_until", "repeat_count"),
-            ("repeat_dates", "repeat_exclusions"),
-        ), "classes": ("events-repeat",)}),
+        (
+            _("Repeat"),
+            {
+                "fields": (
+                    "repeat",
+                    "repeat_interval",
+                    "repeat_weekdays",
+                    "repeat_monthly",
+                    ("repeat_end", "repeat_until", "repeat_count"),
+                    ("repeat_dates", "repeat_exclusions"),
+                ),
+                "classes": ("events-repeat",),
+            },
+        ),
         (_("Event categories and tags"), {"fields": ("categories", "tags")}),
         (_("Cost"), {"fields": ("cost_text", ("currency_symbol", "currency_position", "currency_code"))}),
         (_("Publishing"), {"fields": ("status", "date", "author", "password", "image", "post_parent")}),
-        (_("Display"), {"fields": ("featured", "sticky", "hide_from_listings", "website", "show_map", "show_map_link")}),
+        (
+            _("Display"),
+            {"fields": ("featured", "sticky", "hide_from_listings", "website", "show_map", "show_map_link")},
+        ),
     )
 
     class Media:
@@ -285,7 +322,11 @@ class EventAdmin(SortableAdminBase, PostAdmin):
 
     same_named_fields = (*PostAdmin.same_named_fields, *FLAGS, "all_day", "venue", "post_parent", "currency_code")
     refusal_fields = {
-        "start_date": "start", "end_date": "end", "timezone": "timezone_name", "date_utc": "date", "cost": "cost_text",
+        "start_date": "start",
+        "end_date": "end",
+        "timezone": "timezone_name",
+        "date_utc": "date",
+        "cost": "cost_text",
         "recurrence": "repeat",
     }
 
@@ -319,8 +360,11 @@ class EventAdmin(SortableAdminBase, PostAdmin):
         typed = parse_cost_input(data.get("cost_text") or [])
         if typed.currency_symbol and (creating or "cost_text" in form.changed_data):
             return typed
-        return CostInput(values=typed.values, currency_symbol=data.get("currency_symbol") or "",
-                         currency_position=data.get("currency_position") or "")
+        return CostInput(
+            values=typed.values,
+            currency_symbol=data.get("currency_symbol") or "",
+            currency_position=data.get("currency_position") or "",
+        )
 
     def save_record(self, request, record, form, formsets, creating):
         fields = self.written_fields(form, creating, formsets)

@@ -1,4 +1,5 @@
 """The changelists' filters."""
+
 import datetime as dt
 
 from django.contrib import admin

@@ -1,4 +1,5 @@
 """Image uploads: sizes generated on save, files removed once their rows are gone."""
+
 from django import forms
 from django.contrib import admin
 from django.db import transaction
@@ -43,8 +44,28 @@ class AttachmentAdmin(admin.ModelAdmin):
     search_fields = ("title", "file")
     list_filter = ("mime_type", ("date", admin.DateFieldListFilter))
     date_hierarchy = "date"
-    fields = ("file", "title", "preview", "dimensions", "filesize", "mime_type", "generated_sizes", "source_url", "uploaded_by", "date")
-    readonly_fields = ("preview", "dimensions", "filesize", "mime_type", "generated_sizes", "source_url", "uploaded_by", "date")
+    fields = (
+        "file",
+        "title",
+        "preview",
+        "dimensions",
+        "filesize",
+        "mime_type",
+        "generated_sizes",
+        "source_url",
+        "uploaded_by",
+        "date",
+    )
+    readonly_fields = (
+        "preview",
+        "dimensions",
+        "filesize",
+        "mime_type",
+        "generated_sizes",
+        "source_url",
+        "uploaded_by",
+        "date",
+    )
 
     @admin.display(description=_("preview"))
     def preview(self, attachment):
@@ -52,7 +73,9 @@ class AttachmentAdmin(admin.ModelAdmin):
         return format_html('<img src="{}" alt="" style="max-width:150px;max-height:150px">', url) if url else ""
 
     def get_urls(self):
-        thumbnail = path("<int:pk>/thumbnail/", self.admin_site.admin_view(self.thumbnail_view), name="events_attachment_thumbnail")
+        thumbnail = path(
+            "<int:pk>/thumbnail/", self.admin_site.admin_view(self.thumbnail_view), name="events_attachment_thumbnail"
+        )
         return [thumbnail, *super().get_urls()]
 
     def thumbnail_view(self, request, pk):

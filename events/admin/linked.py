@@ -1,4 +1,5 @@
 """What venues and organizers share in the admin: made from the event form's "+" popup, namesakes warned of."""
+
 from django import forms
 from django.contrib.admin.options import IS_POPUP_VAR
 from django.urls import reverse
@@ -21,7 +22,8 @@ AWAITING_EVENT = "events_admin_awaiting_event"
 
 class LinkedRecordAdminForm(PostAdminForm):
     allow_namesake = forms.BooleanField(
-        label=_("Create it even though one of this name exists"), required=False,
+        label=_("Create it even though one of this name exists"),
+        required=False,
     )
 
     # Who asks, set by LinkedRecordAdmin.get_form: only the namesakes they may read count.
@@ -37,10 +39,16 @@ class LinkedRecordAdminForm(PostAdminForm):
             if namesakes:
                 existing = namesakes[0]
                 url = reverse(f"admin:events_{existing._meta.model_name}_change", args=[existing.pk])
-                self.add_error(field, format_html(
-                    _("“{name}” already exists ({link}): choose it instead, or tick the box below to create another."),
-                    name=name, link=format_html('<a href="{}" target="_blank">#{}</a>', url, existing.pk),
-                ))
+                self.add_error(
+                    field,
+                    format_html(
+                        _(
+                            "“{name}” already exists ({link}): choose it instead, or tick the box below to create another."
+                        ),
+                        name=name,
+                        link=format_html('<a href="{}" target="_blank">#{}</a>', url, existing.pk),
+                    ),
+                )
         return cleaned
 
 
@@ -67,7 +75,9 @@ class LinkedRecordAdmin(PostAdmin):
             fields = list(options["fields"])
             if adding_from_event and "status" in fields:
                 fields.remove("status")
-                options["description"] = _("Published together with the event it is made for, as soon as that event is saved.")
+                options["description"] = _(
+                    "Published together with the event it is made for, as soon as that event is saved."
+                )
             if saying_create_anyway and index == 0:
                 # Shown only once a save was refused: the first attempt names no namesake yet.
                 fields.append("allow_namesake")

@@ -1,4 +1,5 @@
 """The organizer form and list."""
+
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 

@@ -1,4 +1,5 @@
 """What every post kind (event, venue, organizer) shares in the admin: role rules, the fields saved, trash."""
+
 from django import forms
 from django.contrib import admin
 from django.db import models
@@ -67,7 +68,9 @@ class PostAdmin(ServiceWrites, TranslationTabs, TranslationAdmin):
     prepopulated_fields = {"slug": ("title_en",)}
     form = PostAdminForm
     actions = (move_to_trash, restore_from_trash)
-    formfield_overrides = {models.DateTimeField: {"form_class": forms.SplitDateTimeField, "widget": DateAndMinuteWidget}}
+    formfield_overrides = {
+        models.DateTimeField: {"form_class": forms.SplitDateTimeField, "widget": DateAndMinuteWidget}
+    }
 
     @property
     def kind(self):
@@ -112,8 +115,10 @@ class PostAdmin(ServiceWrites, TranslationTabs, TranslationAdmin):
             return fieldsets
 
         def stand_in(fields):
-            return [stand_in(name) if isinstance(name, (list, tuple)) else self.read_only_stand_ins.get(name, name)
-                    for name in fields]
+            return [
+                stand_in(name) if isinstance(name, (list, tuple)) else self.read_only_stand_ins.get(name, name)
+                for name in fields
+            ]
 
         return [(title, {**options, "fields": stand_in(options["fields"])}) for title, options in fieldsets]
 

@@ -1,4 +1,5 @@
 """The event form's recurrence section, written for people (not RRULE), the changelist's series mark and filter."""
+
 import datetime as dt
 
 from django import forms
@@ -16,8 +17,15 @@ from ..services.schedule import wall_clock
 NEVER, ON_DATE, AFTER = "never", "until", "count"
 DAY_OF_MONTH, WEEKDAY_OF_MONTH, LAST_WEEKDAY = "day", "weekday", "last"
 FORM_FIELDS = (
-    "repeat", "repeat_interval", "repeat_weekdays", "repeat_monthly", "repeat_end", "repeat_until", "repeat_count",
-    "repeat_dates", "repeat_exclusions",
+    "repeat",
+    "repeat_interval",
+    "repeat_weekdays",
+    "repeat_monthly",
+    "repeat_end",
+    "repeat_until",
+    "repeat_count",
+    "repeat_dates",
+    "repeat_exclusions",
 )
 
 
@@ -29,39 +37,71 @@ class RecurrenceFields(forms.Form):
     """Mixed into the event form: the fields of its "Repeat" section and the scope question."""
 
     repeat = forms.ChoiceField(
-        label=_("Repeat"), required=False,
-        choices=[("", _("Does not repeat")), ("DAILY", _("Daily")), ("WEEKLY", _("Weekly")), ("MONTHLY", _("Monthly")), ("YEARLY", _("Yearly"))],
+        label=_("Repeat"),
+        required=False,
+        choices=[
+            ("", _("Does not repeat")),
+            ("DAILY", _("Daily")),
+            ("WEEKLY", _("Weekly")),
+            ("MONTHLY", _("Monthly")),
+            ("YEARLY", _("Yearly")),
+        ],
     )
-    repeat_interval = forms.IntegerField(label=_("Every"), min_value=1, max_value=999, initial=1, required=False,
-                                         help_text=_("1: every day, week, month or year; 2: every other one…"))
+    repeat_interval = forms.IntegerField(
+        label=_("Every"),
+        min_value=1,
+        max_value=999,
+        initial=1,
+        required=False,
+        help_text=_("1: every day, week, month or year; 2: every other one…"),
+    )
     repeat_weekdays = forms.MultipleChoiceField(
-        label=_("On"), required=False, widget=forms.CheckboxSelectMultiple,
+        label=_("On"),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
         choices=[(code, WEEKDAYS[index]) for index, code in enumerate(DAY_CODES)],
         help_text=_("Weekly: the days of the week; none: the start's day."),
     )
     repeat_monthly = forms.ChoiceField(
-        label=_("Monthly on"), required=False,
-        choices=[(DAY_OF_MONTH, _("the same day of the month")), (WEEKDAY_OF_MONTH, _("the same weekday (e.g. the second Tuesday)")),
-                 (LAST_WEEKDAY, _("the last such weekday of the month"))],
+        label=_("Monthly on"),
+        required=False,
+        choices=[
+            (DAY_OF_MONTH, _("the same day of the month")),
+            (WEEKDAY_OF_MONTH, _("the same weekday (e.g. the second Tuesday)")),
+            (LAST_WEEKDAY, _("the last such weekday of the month")),
+        ],
     )
     repeat_end = forms.ChoiceField(
-        label=_("Ends"), required=False, widget=forms.RadioSelect,
-        choices=[(NEVER, _("Never")), (ON_DATE, _("On a date")), (AFTER, _("After a number of times"))], initial=NEVER,
+        label=_("Ends"),
+        required=False,
+        widget=forms.RadioSelect,
+        choices=[(NEVER, _("Never")), (ON_DATE, _("On a date")), (AFTER, _("After a number of times"))],
+        initial=NEVER,
     )
     repeat_until = forms.DateField(label=_("End date"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
     repeat_count = forms.IntegerField(label=_("Number of times"), min_value=1, required=False)
     repeat_dates = forms.CharField(
-        label=_("Extra dates"), required=False, widget=forms.Textarea(attrs={"rows": 2, "cols": 30}),
+        label=_("Extra dates"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 2, "cols": 30}),
         help_text=_("One per line, “2027-02-14 19:00” in the event's time zone."),
     )
     repeat_exclusions = forms.CharField(
-        label=_("Excluded dates"), required=False, widget=forms.Textarea(attrs={"rows": 2, "cols": 30}),
+        label=_("Excluded dates"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 2, "cols": 30}),
         help_text=_("One per line: starts the series skips."),
     )
     recurrence_scope = forms.ChoiceField(
-        label=_("Apply the changes to"), required=False, widget=forms.RadioSelect, initial=recurrence.THIS,
-        choices=[(recurrence.THIS, _("this occurrence only")), (recurrence.FOLLOWING, _("this and the following occurrences")),
-                 (recurrence.ALL, _("all occurrences"))],
+        label=_("Apply the changes to"),
+        required=False,
+        widget=forms.RadioSelect,
+        initial=recurrence.THIS,
+        choices=[
+            (recurrence.THIS, _("this occurrence only")),
+            (recurrence.FOLLOWING, _("this and the following occurrences")),
+            (recurrence.ALL, _("all occurrences")),
+        ],
     )
 
 
@@ -84,7 +124,9 @@ def initial_from_series(event):
     if initial["repeat"] == "WEEKLY":
         initial["repeat_weekdays"] = [day for day in days.split(",") if day in DAY_CODES]
     elif initial["repeat"] == "MONTHLY":
-        initial["repeat_monthly"] = LAST_WEEKDAY if days.startswith("-1") else WEEKDAY_OF_MONTH if days else DAY_OF_MONTH
+        initial["repeat_monthly"] = (
+            LAST_WEEKDAY if days.startswith("-1") else WEEKDAY_OF_MONTH if days else DAY_OF_MONTH
+        )
     if "COUNT" in parts:
         initial["repeat_end"], initial["repeat_count"] = AFTER, int(parts["COUNT"])
     elif "UNTIL" in parts:
@@ -168,4 +210,9 @@ def series_mark(event):
     """The changelist's mark of an occurrence: its place in the series, linking to the whole series."""
     if event.series_id is None:
         return ""
-    return format_html('<a href="?series={}" title="{}">↻ {}</a>', event.series_id, _("Show the whole series"), event.series_position or "")
+    return format_html(
+        '<a href="?series={}" title="{}">↻ {}</a>',
+        event.series_id,
+        _("Show the whole series"),
+        event.series_position or "",
+    )

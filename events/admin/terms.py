@@ -1,4 +1,5 @@
 """Categories and tags, and the term picker the event form's category and tag fields search."""
+
 import html
 
 from django import forms
@@ -67,7 +68,9 @@ class TermAdminBase(ServiceWrites, TranslationTabs, TranslationAdmin):
         return str(term)
 
     def has_view_permission(self, request, obj=None):
-        return roles.has_capability(request.user, self.capability) or roles.has_right(request.user, Event.KIND, roles.EDIT)
+        return roles.has_capability(request.user, self.capability) or roles.has_right(
+            request.user, Event.KIND, roles.EDIT
+        )
 
     def has_change_permission(self, request, obj=None):
         return roles.has_capability(request.user, self.capability)
@@ -127,7 +130,8 @@ class TermPickerAdmin(admin.ModelAdmin):
 
     def has_view_permission(self, request, obj=None):
         return roles.has_right(request.user, Event.KIND, roles.EDIT) or any(
-            roles.has_capability(request.user, c) for c in (roles.MANAGE_CATEGORIES, roles.MANAGE_TAGS))
+            roles.has_capability(request.user, c) for c in (roles.MANAGE_CATEGORIES, roles.MANAGE_TAGS)
+        )
 
     def has_change_permission(self, request, obj=None):
         return False

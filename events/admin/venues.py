@@ -1,4 +1,5 @@
 """The venue form and list."""
+
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
@@ -14,11 +15,26 @@ class VenueAdmin(LinkedRecordAdmin):
     autocomplete_fields = ("image",)
     # The service names a venue's title after the kind, as the API does; it sanitises the texts.
     title_field = "venue"
-    same_named_fields = (*LinkedRecordAdmin.same_named_fields, "address", "city", "zip", "state", "province", "country",
-                         "geo_lat", "geo_lng", "phone", "show_map", "show_map_link")
+    same_named_fields = (
+        *LinkedRecordAdmin.same_named_fields,
+        "address",
+        "city",
+        "zip",
+        "state",
+        "province",
+        "country",
+        "geo_lat",
+        "geo_lng",
+        "phone",
+        "show_map",
+        "show_map_link",
+    )
     fieldsets = (
         (None, {"fields": (*translated("title"), "slug")}),
-        (_("Address"), {"fields": ("address", ("city", "zip"), ("state", "province"), "country", ("geo_lat", "geo_lng"))}),
+        (
+            _("Address"),
+            {"fields": ("address", ("city", "zip"), ("state", "province"), "country", ("geo_lat", "geo_lng"))},
+        ),
         (_("Contact"), {"fields": ("phone", "website")}),
         (_("Description"), {"fields": translated("description")}),
         (_("Excerpt"), {"fields": translated("excerpt"), "classes": ("collapse",)}),

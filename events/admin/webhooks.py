@@ -1,5 +1,6 @@
 """Administrators' webhooks: subscriptions made and changed through the same service as the API,
 their delivery log, and "resend"."""
+
 from django import forms
 from django.contrib import admin, messages
 from django.utils.translation import gettext_lazy as _
@@ -37,10 +38,18 @@ class AdministratorsOnly:
 class SubscriptionForm(forms.ModelForm):
     # Checked by the subscriptions service, as the API's are.
     url = forms.CharField(label=_("URL"), max_length=2000)
-    kinds = forms.MultipleChoiceField(label=_("kinds"), choices=[(kind, kind) for kind in ALL_KINDS],
-                                      widget=forms.CheckboxSelectMultiple, initial=ALL_KINDS)
-    actions = forms.MultipleChoiceField(label=_("actions"), choices=[(action, action) for action in ALL_ACTIONS],
-                                        widget=forms.CheckboxSelectMultiple, initial=ALL_ACTIONS)
+    kinds = forms.MultipleChoiceField(
+        label=_("kinds"),
+        choices=[(kind, kind) for kind in ALL_KINDS],
+        widget=forms.CheckboxSelectMultiple,
+        initial=ALL_KINDS,
+    )
+    actions = forms.MultipleChoiceField(
+        label=_("actions"),
+        choices=[(action, action) for action in ALL_ACTIONS],
+        widget=forms.CheckboxSelectMultiple,
+        initial=ALL_ACTIONS,
+    )
 
     class Meta:
         model = WebhookSubscription
@@ -55,8 +64,19 @@ class SubscriptionForm(forms.ModelForm):
 
 class DeliveryInline(admin.TabularInline):
     model = WebhookDelivery
-    fields = ("position", "kind", "record_id", "action", "status", "attempts", "response_status", "last_attempt",
-              "next_attempt", "error", "message_id")
+    fields = (
+        "position",
+        "kind",
+        "record_id",
+        "action",
+        "status",
+        "attempts",
+        "response_status",
+        "last_attempt",
+        "next_attempt",
+        "error",
+        "message_id",
+    )
     readonly_fields = fields
     ordering = ("-position",)
     extra = 0
@@ -75,8 +95,9 @@ class WebhookSubscriptionAdmin(AdministratorsOnly, admin.ModelAdmin):
     def save_model(self, request, obj, form, change):
         data = form.cleaned_data
         if change:
-            subscriptions.update_subscription(obj, url=data["url"], kinds=data["kinds"], actions=data["actions"],
-                                              active=data["active"])
+            subscriptions.update_subscription(
+                obj, url=data["url"], kinds=data["kinds"], actions=data["actions"], active=data["active"]
+            )
         else:
             made = subscriptions.create_subscription(data["url"], data["kinds"], data["actions"], data["active"])
             obj.pk, obj.secret = made.pk, made.secret
@@ -88,17 +109,45 @@ def resend(modeladmin, request, queryset):
     from ..notifications.tasks import wake_workers
 
     wake_workers()
-    modeladmin.message_user(request, ngettext("%d delivery will be sent again.", "%d deliveries will be sent again.", count)
-                            % count, messages.SUCCESS)
+    modeladmin.message_user(
+        request,
+        ngettext("%d delivery will be sent again.", "%d deliveries will be sent again.", count) % count,
+        messages.SUCCESS,
+    )
 
 
 @admin.register(WebhookDelivery)
 class WebhookDeliveryAdmin(AdministratorsOnly, admin.ModelAdmin):
-    list_display = ("message_id", "subscription", "position", "kind", "record_id", "action", "status", "attempts",
-                    "response_status", "last_attempt", "next_attempt")
+    list_display = (
+        "message_id",
+        "subscription",
+        "position",
+        "kind",
+        "record_id",
+        "action",
+        "status",
+        "attempts",
+        "response_status",
+        "last_attempt",
+        "next_attempt",
+    )
     list_filter = ("status", "subscription")
-    readonly_fields = ("subscription", "position", "kind", "record_id", "action", "change_time", "message_id", "body",
-                       "status", "attempts", "next_attempt", "last_attempt", "response_status", "error")
+    readonly_fields = (
+        "subscription",
+        "position",
+        "kind",
+        "record_id",
+        "action",
+        "change_time",
+        "message_id",
+        "body",
+        "status",
+        "attempts",
+        "next_attempt",
+        "last_attempt",
+        "response_status",
+        "error",
+    )
     actions = [resend]
 
     def has_add_permission(self, request, obj=None):

@@ -1,4 +1,5 @@
 """Form fields and widgets of the admin's forms: wall-clock times, time zones, term pickers, rich text."""
+
 import datetime as dt
 
 from django import forms
@@ -65,7 +66,8 @@ class RichTextEditor(AdminProseEditorWidget):
     text is stored exactly as the editor wrote it."""
 
     EXTENSIONS = {
-        "Heading": {"levels": [2, 3, 4]}, "Link": {"enableTarget": True},
+        "Heading": {"levels": [2, 3, 4]},
+        "Link": {"enableTarget": True},
         **dict.fromkeys(("Bold", "Italic", "BulletList", "OrderedList", "ListItem", "Blockquote", "HardBreak"), True),
     }
 
@@ -75,11 +77,23 @@ class RichTextEditor(AdminProseEditorWidget):
     # The editor's dialogs ask the admin's JavaScript catalog (window.gettext) for these words, and it
     # has none of them; editor_strings.js adds this app's translations to it.
     DIALOG_STRINGS = (
-        gettext_noop("Edit Link"), gettext_noop("URL"), gettext_noop("Title"), gettext_noop("Open in new window"),
-        gettext_noop("Cancel"), gettext_noop("Update"), gettext_noop("Insert"), gettext_noop("List properties"),
-        gettext_noop("List type"), gettext_noop("Start at"), gettext_noop("Bullets"), gettext_noop("Decimal numbers"),
-        gettext_noop("Lowercase letters"), gettext_noop("Uppercase letters"), gettext_noop("Lowercase Roman numerals"),
-        gettext_noop("Uppercase Roman numerals"), gettext_noop("Toggle fullscreen"),
+        gettext_noop("Edit Link"),
+        gettext_noop("URL"),
+        gettext_noop("Title"),
+        gettext_noop("Open in new window"),
+        gettext_noop("Cancel"),
+        gettext_noop("Update"),
+        gettext_noop("Insert"),
+        gettext_noop("List properties"),
+        gettext_noop("List type"),
+        gettext_noop("Start at"),
+        gettext_noop("Bullets"),
+        gettext_noop("Decimal numbers"),
+        gettext_noop("Lowercase letters"),
+        gettext_noop("Uppercase letters"),
+        gettext_noop("Lowercase Roman numerals"),
+        gettext_noop("Uppercase Roman numerals"),
+        gettext_noop("Toggle fullscreen"),
     )
 
     @property
@@ -115,12 +129,18 @@ class FeaturedImageChooser(AutocompleteSelect):
 
     def render(self, name, value, attrs=None, renderer=None):
         picker = super().render(name, value, attrs, renderer)
-        attachment = Attachment.objects.filter(pk=value).first() if value not in (None, "") and str(value).isdigit() else None
+        attachment = (
+            Attachment.objects.filter(pk=value).first() if value not in (None, "") and str(value).isdigit() else None
+        )
         url = thumbnail_url(attachment) if attachment is not None else ""
         template = reverse("admin:events_attachment_thumbnail", args=[0], current_app=self.admin_site.name)
         return format_html(
             '{}<img class="events-image-preview" data-preview-for="{}" data-thumbnail-url="{}" src="{}" alt=""{}>',
-            picker, (attrs or {}).get("id", ""), template, url, "" if url else mark_safe(" hidden"),
+            picker,
+            (attrs or {}).get("id", ""),
+            template,
+            url,
+            "" if url else mark_safe(" hidden"),
         )
 
     @property

@@ -1,4 +1,5 @@
 """Admin pages that write through the services: the form's changes in domain names, refusals shown, never a 500."""
+
 from django.contrib import messages
 from django.contrib.admin.templatetags.admin_urls import admin_urlname
 from django.http import HttpResponseRedirect
@@ -34,8 +35,9 @@ def translations(form, field):
 def changed_fields(form, creating, translated_fields, same_named_fields):
     """What a save writes of these fields, in the service's names (the form's, for translated ones
     their {language: text}): every field on creation, the changed ones of a stored record."""
-    fields = {field: translations(form, field) for field in translated_fields
-              if given(form, creating, *translated(field))}
+    fields = {
+        field: translations(form, field) for field in translated_fields if given(form, creating, *translated(field))
+    }
     fields.update({name: form.cleaned_data[name] for name in same_named_fields if given(form, creating, name)})
     return fields
 

@@ -1,4 +1,5 @@
 """HTTP Basic, session (CSRF-checked) and token authentication with WordPress's error codes."""
+
 from django.contrib.auth import get_user_model
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.utils.translation import gettext_lazy as _

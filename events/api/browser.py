@@ -1,4 +1,5 @@
 """A human-readable API reference page, rendered from the same OpenAPI document the `doc` route serves."""
+
 from django.conf import settings
 from django.middleware.csrf import get_token
 from django.shortcuts import render
@@ -69,7 +70,8 @@ def _operations(document):
                     for name, schema in body_schema.get("properties", {}).items()
                 ],
                 "responses": [
-                    {"status": status, "description": response["description"]} for status, response in operation["responses"].items()
+                    {"status": status, "description": response["description"]}
+                    for status, response in operation["responses"].items()
                 ],
             }
 

@@ -2,6 +2,7 @@
 
 The v1 document stays the plugin's; this one describes only what the plugin has no route for.
 """
+
 from django.utils.translation import gettext_lazy as _
 
 from .links import rest_root
@@ -23,7 +24,9 @@ DESCRIPTIONS = {
         "`secret` (whsec_...) that signs each delivery as the Standard Webhooks specification says."
     ),
     (f"/webhooks/{ID}", "retrieve"): _("One webhook."),
-    (f"/webhooks/{ID}", "update"): _("Change `url`, `kinds`, `actions` or `active` (on again resumes a disabled webhook)."),
+    (f"/webhooks/{ID}", "update"): _(
+        "Change `url`, `kinds`, `actions` or `active` (on again resumes a disabled webhook)."
+    ),
     (f"/webhooks/{ID}", "destroy"): _("Delete the webhook and its delivery log."),
     (f"/webhooks/{ID}/deliveries", "deliveries"): _(
         "Its latest deliveries: webhook-id, change, status, attempts, the receiver's last HTTP status, times."
@@ -39,8 +42,11 @@ CHANGE_SCHEMA = {
         "action": {"type": "string", "enum": ["created", "updated", "trashed", "restored", "deleted"]},
         "time": {"type": "string", "format": "date-time", "description": _("When the change was committed (UTC).")},
         "record": {
-            "type": "object", "nullable": True,
-            "description": _("The record as the v1 API shows it to you now; null for a deletion or a record no longer yours to read."),
+            "type": "object",
+            "nullable": True,
+            "description": _(
+                "The record as the v1 API shows it to you now; null for a deletion or a record no longer yours to read."
+            ),
         },
     },
 }
@@ -49,10 +55,17 @@ RESPONSES = {
     ("/changes", "list"): {
         "200": {
             "description": _("A page of changes and the cursor to continue from."),
-            "content": {"application/json": {"schema": {
-                "type": "object",
-                "properties": {"changes": {"type": "array", "items": CHANGE_SCHEMA}, "next": {"type": "string"}},
-            }}},
+            "content": {
+                "application/json": {
+                    "schema": {
+                        "type": "object",
+                        "properties": {
+                            "changes": {"type": "array", "items": CHANGE_SCHEMA},
+                            "next": {"type": "string"},
+                        },
+                    }
+                }
+            },
         },
         "400": _("since is not a cursor of this feed."),
         "410": _("The cursor is older than the change log keeps: read the calendar again."),
@@ -60,7 +73,9 @@ RESPONSES = {
 }
 WEBHOOK_ANSWERS = {
     "200": {"description": _("The webhook, or the list asked for.")},
-    "400": _("A parameter is invalid: a URL that is not http(s) or points to a private address, an unknown kind or action."),
+    "400": _(
+        "A parameter is invalid: a URL that is not http(s) or points to a private address, an unknown kind or action."
+    ),
     "401": _("Not signed in."),
     "403": _("Only administrators manage webhooks."),
     "404": _("There is no webhook with this ID."),
@@ -80,11 +95,16 @@ def _responses(route, action):
 def _parameters(route, action):
     params_class = route.viewset.params_classes.get(action)
     parameters = []
-    for name, field in (params_class().fields.items() if params_class else ()):
-        parameters.append({
-            "name": name, "in": "query", "description": field.help_text or "", "required": bool(field.required),
-            "schema": {"type": getattr(field, "wp_type", None) or "string"},
-        })
+    for name, field in params_class().fields.items() if params_class else ():
+        parameters.append(
+            {
+                "name": name,
+                "in": "query",
+                "description": field.help_text or "",
+                "required": bool(field.required),
+                "schema": {"type": getattr(field, "wp_type", None) or "string"},
+            }
+        )
     return parameters
 
 
@@ -103,21 +123,31 @@ def build_calendar_document(request):
                 }
         if item:
             paths[openapi_path(route)] = item
-    return _resolve({
-        "openapi": OPENAPI_VERSION,
-        "info": {"version": "1.0.0", "title": TITLE,
-                 "description": _("Follow every change of the calendar: a feed read with a cursor, and signed webhooks.")},
-        "servers": [{"url": f"{rest_root(request)}{CALENDAR_NAMESPACE}/"}],
-        "paths": paths,
-    })
+    return _resolve(
+        {
+            "openapi": OPENAPI_VERSION,
+            "info": {
+                "version": "1.0.0",
+                "title": TITLE,
+                "description": _(
+                    "Follow every change of the calendar: a feed read with a cursor, and signed webhooks."
+                ),
+            },
+            "servers": [{"url": f"{rest_root(request)}{CALENDAR_NAMESPACE}/"}],
+            "paths": paths,
+        }
+    )
 
 
 def calendar_route_rows(request):
     """The routes of the calendar's namespace as /api-docs/ lists them: method, path, description."""
     root = rest_root(request)
     return [
-        {"method": "/".join(endpoint.methods), "path": f"{root}{route.namespace}{openapi_path(route)}",
-         "description": str(DESCRIPTIONS[route.pattern, endpoint.action])}
+        {
+            "method": "/".join(endpoint.methods),
+            "path": f"{root}{route.namespace}{openapi_path(route)}",
+            "description": str(DESCRIPTIONS[route.pattern, endpoint.action]),
+        }
         for route in CALENDAR_ROUTES
         for endpoint in route.endpoints
         if (route.pattern, endpoint.action) in DESCRIPTIONS

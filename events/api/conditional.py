@@ -4,6 +4,7 @@ The validator is a digest of the response exactly as sent (body and total header
 language for this caller, so it changes whenever anything the response shows changes
 (docs/decisions.md, "Conditional requests").
 """
+
 import hashlib
 import json
 from contextlib import contextmanager

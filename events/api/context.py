@@ -1,5 +1,6 @@
 """What the API knows about one request beyond Django's own attributes, kept in one object under
 `request.events_api` (docs/architecture-request.md says what each field holds and who sets it)."""
+
 import copy
 from types import MappingProxyType
 

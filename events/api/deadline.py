@@ -6,6 +6,7 @@ budget is checked before each statement (a comparison of two floats), so a reque
 at its next statement, rolls back what it began, and is answered 503 rest_request_timeout with
 Retry-After: a worker is never held much past the budget, and no write is left half done.
 """
+
 import time
 from contextlib import contextmanager
 

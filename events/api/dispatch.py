@@ -5,6 +5,7 @@ or method with 404 rest_no_route (never 405), honours `_method` / `X-HTTP-Method
 HEAD like GET and answers OPTIONS from the namespace index. Django's resolver does none of that,
 so the app mounts one view and routes here.
 """
+
 import json
 import re
 from contextlib import nullcontext
@@ -28,9 +29,7 @@ from .routes import CALENDAR_ROUTES, ROUTES, USER_ROUTES
 
 OVERRIDABLE = {"PUT", "PATCH", "DELETE", "GET", "POST"}
 # WordPress's list, and the conditional and idempotent request headers this API adds (docs/api.md).
-CORS_ALLOW_HEADERS = (
-    "Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type, If-Match, If-None-Match, Idempotency-Key"
-)
+CORS_ALLOW_HEADERS = "Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type, If-Match, If-None-Match, Idempotency-Key"
 # What each memory holds, under what key and why it cannot answer stale: docs/architecture-memories.md.
 _anonymous_allowed = memory("anonymous-allowed-methods", max_entries=64)
 
@@ -249,4 +248,3 @@ def _apply_global_params(request, response):
         rebuilt[key] = value
     rebuilt.render()
     return rebuilt
-

@@ -2,6 +2,7 @@
 
 Domain refusals (events.exceptions) become ApiErrors here, in from_domain(), at the edge of the API.
 """
+
 import logging
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
@@ -153,7 +154,9 @@ def unavailable(code, message):
 
 def database_unavailable():
     """The database refused, dropped or timed out."""
-    return unavailable("rest_database_unavailable", _("The calendar's database is not available right now. Try again shortly."))
+    return unavailable(
+        "rest_database_unavailable", _("The calendar's database is not available right now. Try again shortly.")
+    )
 
 
 def read_cache_unavailable():
@@ -205,6 +208,8 @@ def exception_handler(exc, context):
     if isinstance(exc, DATABASE_FAILURES):
         return database_failure(request, exc).as_response()
     logger.exception(
-        "Unhandled error while serving %s %s", getattr(request, "method", "?"), getattr(request, "get_full_path", lambda: "?")()
+        "Unhandled error while serving %s %s",
+        getattr(request, "method", "?"),
+        getattr(request, "get_full_path", lambda: "?")(),
     )
     return internal_error().as_response()

@@ -9,6 +9,7 @@ its retry runs afresh. A retry racing the first attempt waits for it on the key'
 then gets its answer. The same key with another request is 422; keys are kept
 IDEMPOTENCY_KEY_SECONDS (a day) and belong to the credentials they were sent with.
 """
+
 import datetime as dt
 import hashlib
 

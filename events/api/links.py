@@ -1,4 +1,5 @@
 """Absolute URLs the API emits: REST URLs, public page URLs and global IDs, in the request's language."""
+
 from urllib.parse import quote, urlencode, urlsplit
 
 from django.urls import NoReverseMatch, reverse
@@ -101,7 +102,7 @@ def _without_language_prefix(request, path):
     language_home = f"{script_prefix}/{language}/"
     if not path.startswith(language_home):
         return path
-    return f"{script_prefix}/{path[len(language_home):]}"
+    return f"{script_prefix}/{path[len(language_home) :]}"
 
 
 def marker_values(request):

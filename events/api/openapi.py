@@ -1,4 +1,5 @@
 """The OpenAPI 3.0.0 document of the `doc` route, generated from the route table and the parameter declarations."""
+
 import re
 
 from django.utils.functional import Promise
@@ -51,7 +52,10 @@ def _flag(description):
 
 def _object_or_empty_list(description, schema=None):
     # PHP serialises an empty associative array as `[]`, so "no object" arrives as an empty list.
-    return {"description": description, "anyOf": [schema or {"type": "object"}, {"type": "array", "items": {}, "maxItems": 0}]}
+    return {
+        "description": description,
+        "anyOf": [schema or {"type": "object"}, {"type": "array", "items": {}, "maxItems": 0}],
+    }
 
 
 def _image_or_false(description):
@@ -387,7 +391,14 @@ def operation_parameters(route, action):
         description = _description(fields[name])
         # A path variable names a record, which may not exist (or be of another kind: 400).
         parameters.append(
-            {"name": name, "in": "path", "description": description, "required": True, "schema": schema, SERVER_CHECKED: True}
+            {
+                "name": name,
+                "in": "path",
+                "description": description,
+                "required": True,
+                "schema": schema,
+                SERVER_CHECKED: True,
+            }
         )
     for name, field in fields.items():
         if name in variables:

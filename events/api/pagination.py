@@ -1,5 +1,6 @@
 """The lists' HTTP shape: the envelope, the X-TEC-Total headers, the page links and remembered bodies
 (events.queries.pages reads the page and its total)."""
+
 from rest_framework.response import Response
 
 from .. import list_versions

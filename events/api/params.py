@@ -3,6 +3,7 @@
 Each route's parameters are one `Params` serializer. The same declaration validates requests and
 produces the namespace index and the OpenAPI document, so the published description cannot drift.
 """
+
 from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
@@ -55,7 +56,10 @@ class WPParamMixin:
         raise serializers.ValidationError(message or INVALID, code="invalid")
 
     def not_in_enum(self):
-        message = _("%(param)s is not one of %(values)s.") % {"param": self.field_name, "values": ", ".join(self.enum_in_message())}
+        message = _("%(param)s is not one of %(values)s.") % {
+            "param": self.field_name,
+            "values": ", ".join(self.enum_in_message()),
+        }
         raise serializers.ValidationError(message, code="rest_not_in_enum")
 
     def parsed(self, parse, value):

@@ -3,6 +3,7 @@
 Precedence when a name appears in several places: JSON body > form body > query string > path.
 The values' own syntax (bracket keys, CSV lists, truthy strings) is events.queries.syntax.
 """
+
 import json
 import re
 from io import BytesIO

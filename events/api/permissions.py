@@ -1,4 +1,5 @@
 """Route-level permission checks. Record-level rules live in events.roles and are applied by views."""
+
 from rest_framework.permissions import BasePermission
 
 from .. import roles

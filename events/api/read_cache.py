@@ -4,6 +4,7 @@ Off unless `EVENTS["READ_CACHE_SECONDS"]` is above 0 (docs/decisions.md, "Cachin
 write replaces the calendar version stored with each entry, so it shows at once in every process
 that shares the cache, which must therefore be shared by all the site's processes (Redis).
 """
+
 import hashlib
 import logging
 import os

@@ -1,4 +1,5 @@
 """JSON output as WordPress sends it: `application/json; charset=UTF-8`, whatever the Accept header."""
+
 from rest_framework.renderers import JSONRenderer
 
 

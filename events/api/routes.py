@@ -3,6 +3,7 @@ routes that WordPress clients call for their credentials.
 
 Dispatch, the namespace index, OPTIONS answers and the OpenAPI document are all read from here.
 """
+
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -114,13 +115,28 @@ CALENDAR_NAMESPACE = "events-calendar/v1"
 CALENDAR_ROUTES = (
     Route("/doc", f"{VIEWS}.changes.CalendarDocViewSet", (Endpoint(("GET",), "doc"),), CALENDAR_NAMESPACE),
     Route("/changes", f"{VIEWS}.changes.ChangesViewSet", (Endpoint(("GET",), "list"),), CALENDAR_NAMESPACE),
-    Route("/webhooks", f"{VIEWS}.webhooks.WebhookViewSet", (Endpoint(("GET",), "list"), Endpoint(("POST",), "create")),
-          CALENDAR_NAMESPACE),
-    Route(f"/webhooks/{ID}", f"{VIEWS}.webhooks.WebhookViewSet", (
-        Endpoint(("GET",), "retrieve"), Endpoint(UPDATE_METHODS, "update"), Endpoint(("DELETE",), "destroy"),
-    ), CALENDAR_NAMESPACE),
-    Route(f"/webhooks/{ID}/deliveries", f"{VIEWS}.webhooks.WebhookViewSet", (Endpoint(("GET",), "deliveries"),),
-          CALENDAR_NAMESPACE),
+    Route(
+        "/webhooks",
+        f"{VIEWS}.webhooks.WebhookViewSet",
+        (Endpoint(("GET",), "list"), Endpoint(("POST",), "create")),
+        CALENDAR_NAMESPACE,
+    ),
+    Route(
+        f"/webhooks/{ID}",
+        f"{VIEWS}.webhooks.WebhookViewSet",
+        (
+            Endpoint(("GET",), "retrieve"),
+            Endpoint(UPDATE_METHODS, "update"),
+            Endpoint(("DELETE",), "destroy"),
+        ),
+        CALENDAR_NAMESPACE,
+    ),
+    Route(
+        f"/webhooks/{ID}/deliveries",
+        f"{VIEWS}.webhooks.WebhookViewSet",
+        (Endpoint(("GET",), "deliveries"),),
+        CALENDAR_NAMESPACE,
+    ),
 )
 
 

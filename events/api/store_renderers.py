@@ -1,5 +1,6 @@
 """The API's renderers of the rendered-record store, given to it by `register_store_renderers()`
 (EventsConfig.ready), and the RenderingRequest they render against (docs/architecture-store.md)."""
+
 import functools
 from urllib.parse import urlsplit
 
@@ -37,7 +38,12 @@ class RenderingRequest:
         parts = urlsplit(location)
         if parts.scheme and parts.netloc:
             return iri_to_uri(location)
-        if location.startswith("/") and not location.startswith("//") and "/./" not in location and "/../" not in location:
+        if (
+            location.startswith("/")
+            and not location.startswith("//")
+            and "/./" not in location
+            and "/../" not in location
+        ):
             return store.ORIGIN + iri_to_uri(location)
         raise store.NotRenderable(location)
 

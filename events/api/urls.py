@@ -1,4 +1,5 @@
 """Mount with `path("wp-json/", include("events.api.urls"))`: one view routes the whole REST root."""
+
 from django.urls import re_path
 
 from .dispatch import rest_dispatch

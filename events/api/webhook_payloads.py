@@ -3,6 +3,7 @@
 A worker has no request; it gets one made from the SITE_URL setting, anonymous, in the site's
 language. Registered with the notifications in `EventsConfig.ready()`, as the store's renderers are.
 """
+
 import urllib.parse
 
 from django.conf import settings

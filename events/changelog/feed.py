@@ -6,6 +6,7 @@ written as one opaque word; entries are removed by age, so the cursor lives as l
 after a cursor are all a reader has not seen. A cursor older than the retention may point before
 entries already removed: it is refused rather than answered with a gap.
 """
+
 import base64
 import binascii
 import datetime as dt

@@ -4,6 +4,7 @@ Per-record writes send Django's model signals; bulk writes (links, queryset upda
 themselves through events.changes, and every service ends with `changes.finished()`: the log needs
 no hook in any service, and a new way in that keeps the store true keeps the log true too.
 """
+
 from django.contrib.auth import get_user_model
 from django.db.models.signals import m2m_changed, post_delete, post_save, pre_delete
 
@@ -60,8 +61,13 @@ def _saved(sender, instance, created, using, update_fields=None, **kwargs):
         note(None, [instance.pk], UPDATED, using, linked=IMAGE_LINK)
         return
     if model is Term:
-        note(TAXONOMY_KINDS[instance.taxonomy], [instance.pk], CREATED if created else UPDATED, using,
-             linked=None if created else TERM_LINK)
+        note(
+            TAXONOMY_KINDS[instance.taxonomy],
+            [instance.pk],
+            CREATED if created else UPDATED,
+            using,
+            linked=None if created else TERM_LINK,
+        )
         if not created:
             note(TERM, Term.descendant_ids([instance.pk], using), UPDATED, using)
         return
@@ -101,7 +107,9 @@ def _term_links_changed(sender, instance, action, reverse, pk_set, using, **kwar
 def _author_deleting(sender, instance, using, **kwargs):
     """Deleting a user sets `author` to none on their records, without signals."""
     for model, kind in POSTS.items():
-        note(kind, model.objects.using(using).filter(author_id=instance.pk).values_list("pk", flat=True), UPDATED, using)
+        note(
+            kind, model.objects.using(using).filter(author_id=instance.pk).values_list("pk", flat=True), UPDATED, using
+        )
 
 
 def _records_changed(sender, ids, using, fields=None, **kwargs):
@@ -130,8 +138,12 @@ def connect_receivers():
         if model is not Event:
             pre_delete.connect(_deleting, sender=model, dispatch_uid=f"events.changelog.deleting.{name}")
         post_delete.connect(_deleted, sender=model, dispatch_uid=f"events.changelog.delete.{name}")
-    post_save.connect(_organizer_link_changed, sender=EventOrganizer, dispatch_uid="events.changelog.organizer_link.save")
-    post_delete.connect(_organizer_link_changed, sender=EventOrganizer, dispatch_uid="events.changelog.organizer_link.delete")
+    post_save.connect(
+        _organizer_link_changed, sender=EventOrganizer, dispatch_uid="events.changelog.organizer_link.save"
+    )
+    post_delete.connect(
+        _organizer_link_changed, sender=EventOrganizer, dispatch_uid="events.changelog.organizer_link.delete"
+    )
     m2m_changed.connect(_term_links_changed, sender=Event.terms.through, dispatch_uid="events.changelog.term_links")
     pre_delete.connect(_author_deleting, sender=get_user_model(), dispatch_uid="events.changelog.author")
     changes.records_changed.connect(_records_changed, dispatch_uid="events.changelog.changed")

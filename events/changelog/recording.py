@@ -15,6 +15,7 @@ first, in the same statement: writers append one after the other, each holding t
 commits, so positions are taken in commit order. The lock is taken at the very end of a write, and
 held only for its commit. SQLite lets one writer in at a time, which gives the same order.
 """
+
 import threading
 
 from django.db import connections, transaction
@@ -25,7 +26,11 @@ from ..models import ChangeAction, ChangeEntry, ChangeKind, Event, Organizer, Ta
 from ..services.locks import advisory_key
 
 CREATED, UPDATED, TRASHED, RESTORED, DELETED = (
-    ChangeAction.CREATED, ChangeAction.UPDATED, ChangeAction.TRASHED, ChangeAction.RESTORED, ChangeAction.DELETED,
+    ChangeAction.CREATED,
+    ChangeAction.UPDATED,
+    ChangeAction.TRASHED,
+    ChangeAction.RESTORED,
+    ChangeAction.DELETED,
 )
 TAXONOMY_KINDS = {Taxonomy.CATEGORY: ChangeKind.CATEGORY, Taxonomy.TAG: ChangeKind.TAG}
 # A term noted by ID alone; its taxonomy is looked up when the entries are made.
@@ -169,7 +174,8 @@ def append_pending(using):
     # What an enclosing level noted is appended when that level finishes, so that a rollback of
     # this savepoint cannot take the entries of writes that stay.
     finishing = [
-        notes for notes in live
+        notes
+        for notes in live
         if (notes.block is block and notes.savepoints[: len(savepoints)] == savepoints) or _ended(connection, notes)
     ]
     if any(notes.actions or notes.linked for notes in finishing):
@@ -236,14 +242,23 @@ def _linked_changes(linked, using):
     linked = {source: set(ids) for source, ids in linked.items() if ids}
     changes = {}
     if linked.get(IMAGE_LINK):
-        for model, kind, source in ((Venue, ChangeKind.VENUE, VENUE_LINK), (Organizer, ChangeKind.ORGANIZER, ORGANIZER_LINK)):
-            holders = set(model.objects.using(using).filter(image_id__in=linked[IMAGE_LINK]).values_list("pk", flat=True))
+        for model, kind, source in (
+            (Venue, ChangeKind.VENUE, VENUE_LINK),
+            (Organizer, ChangeKind.ORGANIZER, ORGANIZER_LINK),
+        ):
+            holders = set(
+                model.objects.using(using).filter(image_id__in=linked[IMAGE_LINK]).values_list("pk", flat=True)
+            )
             changes.update(((kind, holder), UPDATED) for holder in holders)
             if holders:
                 linked.setdefault(source, set()).update(holders)
     events = Event.objects.using(using).order_by()
-    lookups = {VENUE_LINK: "venue_id__in", ORGANIZER_LINK: "organizer_links__organizer_id__in",
-               TERM_LINK: "terms__pk__in", IMAGE_LINK: "image_id__in"}
+    lookups = {
+        VENUE_LINK: "venue_id__in",
+        ORGANIZER_LINK: "organizer_links__organizer_id__in",
+        TERM_LINK: "terms__pk__in",
+        IMAGE_LINK: "image_id__in",
+    }
     for source, lookup in lookups.items():
         if linked.get(source):
             for event_id in events.filter(**{lookup: linked[source]}).values_list("pk", flat=True).distinct():

@@ -1,4 +1,5 @@
 """Data model of the calendar: one module per record kind."""
+
 from .application_password import ApplicationPassword
 from .attachment import Attachment
 from .change import ChangeAction, ChangeEntry, ChangeKind

@@ -1,4 +1,5 @@
 """Application passwords: per-application secrets a user signs API requests with (WordPress 5.6+)."""
+
 import uuid
 
 from django.conf import settings

@@ -1,4 +1,5 @@
 """Image attachments (WordPress media): the featured images of events, venues and organizers."""
+
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
@@ -32,7 +33,7 @@ class Attachment(SharedIdModel):
         verbose_name = _("image")
         verbose_name_plural = _("images")
         permissions = [
-            ('upload_files', 'Can import images from a URL'),
+            ("upload_files", "Can import images from a URL"),
         ]
         ordering = ["-date", "-id"]
 

@@ -4,6 +4,7 @@ It is a transactional outbox: entries are appended in the writer's transaction (
 so a rolled-back write leaves none and a committed one always has its own. The changes feed reads
 it and the webhook deliveries are made from it.
 """
+
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 

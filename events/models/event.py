@@ -1,4 +1,5 @@
 """Events: the calendar's main record."""
+
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
@@ -24,7 +25,10 @@ class Event(Post):
     cost = models.JSONField(_("cost"), default=list, blank=True)
     currency_symbol = models.CharField(_("currency symbol"), max_length=16, blank=True, default="")
     currency_position = models.CharField(
-        _("currency position"), max_length=8, blank=True, default="",
+        _("currency position"),
+        max_length=8,
+        blank=True,
+        default="",
         choices=[("", _("none")), ("prefix", _("before the amount")), ("postfix", _("after the amount"))],
     )
     currency_code = models.CharField(_("currency code"), max_length=8, blank=True, default="")
@@ -39,7 +43,11 @@ class Event(Post):
     featured = models.BooleanField(_("featured"), default=False, db_index=True)
 
     post_parent = models.ForeignKey(
-        "self", verbose_name=_("parent event"), null=True, blank=True, on_delete=models.SET_NULL,
+        "self",
+        verbose_name=_("parent event"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
         related_name="children",
     )
     # An occurrence of a series (docs/recurrence.md): the series, the occurrence's place in it
@@ -47,31 +55,45 @@ class Event(Post):
     # alone is moved) and the columns edited on this occurrence alone, which series-wide changes
     # leave as they are.
     series = models.ForeignKey(
-        "events.Series", verbose_name=_("series"), null=True, blank=True, on_delete=models.SET_NULL,
-        related_name="occurrences", editable=False,
+        "events.Series",
+        verbose_name=_("series"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="occurrences",
+        editable=False,
     )
     series_position = models.PositiveIntegerField(_("position in the series"), null=True, blank=True, editable=False)
     occurrence_start = models.DateTimeField(_("start given by the series"), null=True, blank=True, editable=False)
     series_edits = models.JSONField(_("edited on this occurrence"), default=list, blank=True, editable=False)
     venue = models.ForeignKey(
-        "events.Venue", verbose_name=_("venue"), null=True, blank=True, on_delete=models.SET_NULL,
+        "events.Venue",
+        verbose_name=_("venue"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
         related_name="events",
     )
     organizers = models.ManyToManyField(
-        "events.Organizer", verbose_name=_("organizers"), through="EventOrganizer", blank=True,
+        "events.Organizer",
+        verbose_name=_("organizers"),
+        through="EventOrganizer",
+        blank=True,
         related_name="events",
     )
     # Categories and tags in one link table: both are terms, and term counts query one table.
-    terms = models.ManyToManyField("events.Term", verbose_name=_("categories and tags"), blank=True, related_name="events")
+    terms = models.ManyToManyField(
+        "events.Term", verbose_name=_("categories and tags"), blank=True, related_name="events"
+    )
 
     class Meta:
         verbose_name = _("event")
         verbose_name_plural = _("events")
         permissions = [
-            ('edit_events', 'Can create events and edit their own unpublished events'),
-            ('publish_events', 'Can publish events'),
-            ('edit_published_events', 'Can edit and delete their own published events'),
-            ('edit_others_events', "Can edit, delete and read others' events"),
+            ("edit_events", "Can create events and edit their own unpublished events"),
+            ("publish_events", "Can publish events"),
+            ("edit_published_events", "Can edit and delete their own published events"),
+            ("edit_others_events", "Can edit, delete and read others' events"),
         ]
         ordering = ["start_local", "id"]
         indexes = [
@@ -83,13 +105,16 @@ class Event(Post):
             # window: with every column it reads in the index, PostgreSQL counts from the index alone
             # instead of scanning the wide event rows.
             models.Index(
-                fields=["status", "hide_from_listings", "start_local", "end_local", "id"], name="events_event_listing_window"
+                fields=["status", "hide_from_listings", "start_local", "end_local", "id"],
+                name="events_event_listing_window",
             ),
         ]
         constraints = [
             # One live occurrence per start of a series, whoever writes it (services.recurrence).
             models.UniqueConstraint(
-                fields=["series", "occurrence_start"], condition=~models.Q(status="trash"), name="events_event_series_start_unique"
+                fields=["series", "occurrence_start"],
+                condition=~models.Q(status="trash"),
+                name="events_event_series_start_unique",
             ),
         ]
 

@@ -1,4 +1,5 @@
 """The answers to writes sent with an Idempotency-Key, kept so that a retry gets the same answer."""
+
 from django.db import models
 
 

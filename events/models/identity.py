@@ -2,6 +2,7 @@
 
 Clients rely on it: an event ID used on the venue routes is a "wrong kind" error, not a 404.
 """
+
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 

@@ -1,4 +1,5 @@
 """Organizers: who runs events."""
+
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
@@ -17,10 +18,10 @@ class Organizer(Post):
         verbose_name = _("organizer")
         verbose_name_plural = _("organizers")
         permissions = [
-            ('edit_organizers', 'Can create organizers and edit their own unpublished organizers'),
-            ('publish_organizers', 'Can publish organizers'),
-            ('edit_published_organizers', 'Can edit and delete their own published organizers'),
-            ('edit_others_organizers', "Can edit, delete and read others' organizers"),
+            ("edit_organizers", "Can create organizers and edit their own unpublished organizers"),
+            ("publish_organizers", "Can publish organizers"),
+            ("edit_published_organizers", "Can edit and delete their own published organizers"),
+            ("edit_others_organizers", "Can edit, delete and read others' organizers"),
         ]
         ordering = ["-date", "-id"]
         indexes = [models.Index(fields=["date", "id"], name="events_organizer_date_id")]

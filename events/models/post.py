@@ -1,4 +1,5 @@
 """Fields and behaviour every post-like record (event, venue, organizer) shares."""
+
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
@@ -36,7 +37,10 @@ class Post(SharedIdModel):
         related_name="+",
     )
     password = models.CharField(
-        _("read password"), max_length=255, blank=True, default="",
+        _("read password"),
+        max_length=255,
+        blank=True,
+        default="",
         help_text=_("When set, readers must send this password to see the content."),
     )
     date = models.DateTimeField(_("publication date"), default=timezone.now)

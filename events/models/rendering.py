@@ -6,6 +6,7 @@ left as markers, and the records an event embeds left as references. `events.sto
 the rows when a record changes and joins them at read time; a row whose `epoch` is not the current
 one (the settings that shape records changed) is never read.
 """
+
 from django.db import models
 
 

@@ -1,4 +1,5 @@
 """Series of recurring events: the rule that the occurrences, ordinary events, were made from."""
+
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
@@ -12,7 +13,9 @@ class Series(models.Model):
     (each other occurrence's `post_parent`). Dates are wall clocks of the first occurrence's zone.
     """
 
-    first = models.OneToOneField(Event, primary_key=True, on_delete=models.CASCADE, related_name="+", verbose_name=_("first occurrence"))
+    first = models.OneToOneField(
+        Event, primary_key=True, on_delete=models.CASCADE, related_name="+", verbose_name=_("first occurrence")
+    )
     # RRULE values ("FREQ=WEEKLY;BYDAY=TU"), as written.
     rules = models.JSONField(_("rules"), default=list, blank=True)
     # RDATE and EXDATE: starts as "Y-m-d H:i:s" wall clocks, sorted.

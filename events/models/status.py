@@ -1,4 +1,5 @@
 """Post statuses, as WordPress names them (clients send and receive these words)."""
+
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 

@@ -1,4 +1,5 @@
 """Event categories (hierarchical) and tags: WordPress terms, sharing one ID sequence."""
+
 import html
 
 from django.db import models
@@ -49,8 +50,8 @@ class Term(models.Model):
         verbose_name = _("term")
         verbose_name_plural = _("terms")
         permissions = [
-            ('manage_event_categories', 'Can create, edit and delete event categories'),
-            ('manage_event_tags', 'Can create, edit and delete tags'),
+            ("manage_event_categories", "Can create, edit and delete event categories"),
+            ("manage_event_tags", "Can create, edit and delete tags"),
         ]
         ordering = ["name", "id"]
         constraints = [

@@ -1,4 +1,5 @@
 """Venues: where events happen."""
+
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
@@ -33,10 +34,10 @@ class Venue(Post):
         verbose_name = _("venue")
         verbose_name_plural = _("venues")
         permissions = [
-            ('edit_venues', 'Can create venues and edit their own unpublished venues'),
-            ('publish_venues', 'Can publish venues'),
-            ('edit_published_venues', 'Can edit and delete their own published venues'),
-            ('edit_others_venues', "Can edit, delete and read others' venues"),
+            ("edit_venues", "Can create venues and edit their own unpublished venues"),
+            ("publish_venues", "Can publish venues"),
+            ("edit_published_venues", "Can edit and delete their own published venues"),
+            ("edit_others_venues", "Can edit, delete and read others' venues"),
         ]
         ordering = ["-date", "-id"]
         indexes = [models.Index(fields=["date", "id"], name="events_venue_date_id")]

@@ -1,5 +1,6 @@
 """Webhook subscriptions and their deliveries: each change-log entry a subscription asks for becomes a
 delivery, attempted until its receiver accepts it (events.notifications)."""
+
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 

@@ -5,6 +5,7 @@ subscriptions.py makes and changes subscriptions; delivery.py turns log entries 
 attempts them in order, with retries; tasks.py is what the workers run. The record a delivery
 carries is written by the API (it registers the function with `register_payload_records`).
 """
+
 from django.db import transaction
 
 from .. import changes

@@ -7,6 +7,7 @@ the same `webhook-id`), and two workers never attempt one subscription at once (
 the locked row). In order: a subscription's next delivery waits until the one before it succeeded
 or was given up.
 """
+
 import base64
 import datetime as dt
 import hashlib
@@ -28,8 +29,13 @@ from ..services.outbound import DestinationRefused, guarded_opener
 # comes about 27 hours after the first (Standard Webhooks' own schedule). Then the delivery fails
 # and its subscription is disabled, with the reason, until an administrator turns it on again.
 RETRY_DELAYS = (
-    dt.timedelta(seconds=5), dt.timedelta(minutes=5), dt.timedelta(minutes=30), dt.timedelta(hours=2),
-    dt.timedelta(hours=5), dt.timedelta(hours=10), dt.timedelta(hours=10),
+    dt.timedelta(seconds=5),
+    dt.timedelta(minutes=5),
+    dt.timedelta(minutes=30),
+    dt.timedelta(hours=2),
+    dt.timedelta(hours=5),
+    dt.timedelta(hours=10),
+    dt.timedelta(hours=10),
 )
 ATTEMPTS = len(RETRY_DELAYS) + 1
 TIMEOUT_SECONDS = 10
@@ -56,7 +62,9 @@ def fan_out():
     fed = []
     for subscription_id in WebhookSubscription.objects.filter(active=True).values_list("pk", flat=True):
         with transaction.atomic():
-            subscription = WebhookSubscription.objects.select_for_update().filter(pk=subscription_id, active=True).first()
+            subscription = (
+                WebhookSubscription.objects.select_for_update().filter(pk=subscription_id, active=True).first()
+            )
             if subscription is None:
                 continue
             entries = list(ChangeEntry.objects.filter(pk__gt=subscription.position).order_by("pk")[:FAN_OUT_BATCH])
@@ -65,10 +73,16 @@ def fan_out():
             WebhookDelivery.objects.bulk_create(
                 [
                     WebhookDelivery(
-                        subscription=subscription, position=entry.pk, kind=entry.kind, record_id=entry.record_id,
-                        action=entry.action, change_time=entry.time, message_id=f"msg_{uuid.uuid4().hex}",
+                        subscription=subscription,
+                        position=entry.pk,
+                        kind=entry.kind,
+                        record_id=entry.record_id,
+                        action=entry.action,
+                        change_time=entry.time,
+                        message_id=f"msg_{uuid.uuid4().hex}",
                     )
-                    for entry in entries if subscription.wants(entry.kind, entry.action)
+                    for entry in entries
+                    if subscription.wants(entry.kind, entry.action)
                 ],
                 ignore_conflicts=True,
             )
@@ -83,7 +97,9 @@ def due_subscriptions(now=None):
     now = now or timezone.now()
     heads = {}
     pending = WebhookDelivery.objects.filter(status=DeliveryStatus.PENDING, subscription__active=True)
-    for subscription_id, next_attempt in pending.order_by("subscription_id", "position").values_list("subscription_id", "next_attempt"):
+    for subscription_id, next_attempt in pending.order_by("subscription_id", "position").values_list(
+        "subscription_id", "next_attempt"
+    ):
         heads.setdefault(subscription_id, next_attempt)
     return sorted(pk for pk, next_attempt in heads.items() if next_attempt is None or next_attempt <= now)
 
@@ -96,7 +112,9 @@ def deliver_due(subscription_id, now=None):
     while True:
         with transaction.atomic():
             subscription = (
-                WebhookSubscription.objects.select_for_update(skip_locked=True).filter(pk=subscription_id, active=True).first()
+                WebhookSubscription.objects.select_for_update(skip_locked=True)
+                .filter(pk=subscription_id, active=True)
+                .first()
             )
             if subscription is None:
                 return made, None
@@ -124,7 +142,10 @@ def payload(delivery):
     """The body: the change and the record as a visitor reads it now (none once trashed or deleted)."""
     records = _payload_records([delivery]) if _payload_records is not None else {}
     change = {
-        "position": delivery.position, "kind": delivery.kind, "id": delivery.record_id, "action": delivery.action,
+        "position": delivery.position,
+        "kind": delivery.kind,
+        "id": delivery.record_id,
+        "action": delivery.action,
         "time": delivery.change_time.isoformat().replace("+00:00", "Z"),
     }
     head = to_json({"type": f"{delivery.kind}.{delivery.action}", "timestamp": change["time"]})
@@ -138,10 +159,14 @@ def attempt(subscription, delivery, now):
         delivery.body = payload(delivery)
     timestamp = str(int(now.timestamp()))
     request = urllib.request.Request(
-        subscription.url, data=delivery.body.encode(), method="POST",
+        subscription.url,
+        data=delivery.body.encode(),
+        method="POST",
         headers={
-            "Content-Type": "application/json", "User-Agent": "events-calendar-webhooks",
-            "webhook-id": delivery.message_id, "webhook-timestamp": timestamp,
+            "Content-Type": "application/json",
+            "User-Agent": "events-calendar-webhooks",
+            "webhook-id": delivery.message_id,
+            "webhook-timestamp": timestamp,
             "webhook-signature": signature(subscription.secret, delivery.message_id, timestamp, delivery.body),
         },
     )
@@ -159,7 +184,9 @@ def attempt(subscription, delivery, now):
     except urllib.error.URLError as failure:
         reason = failure.reason
         if isinstance(reason, DestinationRefused):
-            error = _("The receiver's address is private or could not be resolved (%(cause)s).") % {"cause": reason.cause}
+            error = _("The receiver's address is private or could not be resolved (%(cause)s).") % {
+                "cause": reason.cause
+            }
         else:
             error = str(reason)[:500]
     except (http.client.HTTPException, OSError, ValueError) as failure:
@@ -176,8 +203,12 @@ def attempt(subscription, delivery, now):
         subscription.disabled_reason = _(
             "Disabled on %(time)s: the delivery of change %(position)s failed %(attempts)s times over about a day "
             "(last answer: %(answer)s)."
-        ) % {"time": now.strftime("%Y-%m-%d %H:%M UTC"), "position": delivery.position, "attempts": delivery.attempts,
-             "answer": f"HTTP {status}" if status is not None else error}
+        ) % {
+            "time": now.strftime("%Y-%m-%d %H:%M UTC"),
+            "position": delivery.position,
+            "attempts": delivery.attempts,
+            "answer": f"HTTP {status}" if status is not None else error,
+        }
         subscription.save(update_fields=["active", "disabled_reason"])
     else:
         delivery.next_attempt = now + RETRY_DELAYS[delivery.attempts - 1]
@@ -187,5 +218,8 @@ def attempt(subscription, delivery, now):
 def resend(deliveries):
     """Send these deliveries again (same `webhook-id`, same body), as soon as their turn comes."""
     return WebhookDelivery.objects.filter(pk__in=[delivery.pk for delivery in deliveries]).update(
-        status=DeliveryStatus.PENDING, attempts=0, next_attempt=None, error="",
+        status=DeliveryStatus.PENDING,
+        attempts=0,
+        next_attempt=None,
+        error="",
     )

@@ -1,4 +1,5 @@
 """Making and changing webhook subscriptions: the URL guard, kinds and actions, the secret."""
+
 import base64
 import secrets
 import socket
@@ -50,8 +51,10 @@ def checked_choices(field, values, allowed):
         return list(allowed)
     unknown = [value for value in values if value not in allowed]
     if unknown or not isinstance(values, list | tuple):
-        raise InvalidValue(field, _("%(param)s must hold only these values: %(values)s.") % {
-            "param": field, "values": ", ".join(allowed)})
+        raise InvalidValue(
+            field,
+            _("%(param)s must hold only these values: %(values)s.") % {"param": field, "values": ", ".join(allowed)},
+        )
     return [value for value in allowed if value in values]
 
 
@@ -59,8 +62,11 @@ def create_subscription(url, kinds=None, actions=None, active=True):
     """A subscription to the changes committed from now on (`kinds`, `actions`: every one when None)."""
     with transaction.atomic():
         subscription = WebhookSubscription(
-            url=checked_url(url), kinds=checked_choices("kinds", kinds, ALL_KINDS),
-            actions=checked_choices("actions", actions, ALL_ACTIONS), active=bool(active), secret=new_secret(),
+            url=checked_url(url),
+            kinds=checked_choices("kinds", kinds, ALL_KINDS),
+            actions=checked_choices("actions", actions, ALL_ACTIONS),
+            active=bool(active),
+            secret=new_secret(),
             position=ChangeEntry.objects.order_by("-pk").values_list("pk", flat=True).first() or 0,
         )
         subscription.save()

@@ -4,6 +4,7 @@ Django 6.0 has the tasks framework itself (`django.tasks`); on 5.2 the `django-t
 provides the same API. Either way the deliveries' state is in our own tables, so a task that is
 lost, run twice or run late loses nothing: it only decides when the next look happens.
 """
+
 try:
     from django.tasks import task
 except ImportError:  # Django 5.2

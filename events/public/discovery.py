@@ -1,4 +1,5 @@
 """How a public page advertises the REST API: the X-TEC headers and <head> tags of docs/contract/discovery.md §3."""
+
 from dataclasses import dataclass
 
 from django.urls import reverse

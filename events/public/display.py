@@ -1,4 +1,5 @@
 """How records read on public pages: times in the event's zone, addresses, map links, safe text."""
+
 import datetime as dt
 from dataclasses import dataclass
 from urllib.parse import urlencode
@@ -64,7 +65,12 @@ def image(attachment, request):
     if attachment is None or not attachment.file:
         return None
     record = image_record(attachment, request)
-    return {"url": record.get("url"), "width": record.get("width"), "height": record.get("height"), "alt": attachment.title}
+    return {
+        "url": record.get("url"),
+        "width": record.get("width"),
+        "height": record.get("height"),
+        "alt": attachment.title,
+    }
 
 
 def address_lines(venue):
@@ -145,7 +151,10 @@ def event_card(event, request):
 
 def term_links(terms, request, tree):
     """Links to the archives of `terms` (already sorted); `tree` finds category ancestors in one query."""
-    return [{"name": clean_html(term.name, inline=True), "url": term_url(request, term, tree.ancestors(term))} for term in terms]
+    return [
+        {"name": clean_html(term.name, inline=True), "url": term_url(request, term, tree.ancestors(term))}
+        for term in terms
+    ]
 
 
 def description_html(record):

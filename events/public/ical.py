@@ -1,4 +1,5 @@
 """iCalendar (RFC 5545) files of published events: what `?ical=1` and an event's `ical/` link answer."""
+
 import datetime as dt
 import html
 import math
@@ -138,7 +139,9 @@ def event_entry(event, request):
     entry.add("url", post_url(request, event))
     image = display.image(event.image, request)
     if image and image["url"]:
-        entry.add("attach", image["url"], parameters={"FMTTYPE": event.image.mime_type} if event.image.mime_type else None)
+        entry.add(
+            "attach", image["url"], parameters={"FMTTYPE": event.image.mime_type} if event.image.mime_type else None
+        )
     return entry
 
 

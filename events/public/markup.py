@@ -4,6 +4,7 @@ Writes keep descriptions as their authors sent them (the API returns them so, as
 so pages read by anyone must not trust them: only an allow-list of tags and attributes survives,
 URLs keep only web, mail and phone schemes, and scripts, styles and embeds vanish with their content.
 """
+
 import re
 from html import escape
 from html.parser import HTMLParser
@@ -11,20 +12,84 @@ from html.parser import HTMLParser
 from django.utils.safestring import mark_safe
 
 INLINE_TAGS = {
-    **dict.fromkeys(("b", "br", "cite", "code", "del", "em", "i", "ins", "kbd", "mark", "s", "small", "span", "strong",
-                     "sub", "sup", "u"), frozenset()),
-    "a": {"href", "title"}, "abbr": {"title"}, "q": {"cite"}, "time": {"datetime"},
+    **dict.fromkeys(
+        (
+            "b",
+            "br",
+            "cite",
+            "code",
+            "del",
+            "em",
+            "i",
+            "ins",
+            "kbd",
+            "mark",
+            "s",
+            "small",
+            "span",
+            "strong",
+            "sub",
+            "sup",
+            "u",
+        ),
+        frozenset(),
+    ),
+    "a": {"href", "title"},
+    "abbr": {"title"},
+    "q": {"cite"},
+    "time": {"datetime"},
 }
 BLOCK_TAGS = {
     **INLINE_TAGS,
-    **dict.fromkeys(("dd", "div", "dl", "dt", "figcaption", "figure", "h2", "h3", "h4", "h5", "h6", "hr", "li", "p",
-                     "pre", "table", "tbody", "tfoot", "thead", "tr", "ul"), frozenset()),
-    "blockquote": {"cite"}, "img": {"src", "alt", "width", "height", "title"}, "ol": {"start"},
-    "td": {"colspan", "rowspan"}, "th": {"colspan", "rowspan", "scope"},
+    **dict.fromkeys(
+        (
+            "dd",
+            "div",
+            "dl",
+            "dt",
+            "figcaption",
+            "figure",
+            "h2",
+            "h3",
+            "h4",
+            "h5",
+            "h6",
+            "hr",
+            "li",
+            "p",
+            "pre",
+            "table",
+            "tbody",
+            "tfoot",
+            "thead",
+            "tr",
+            "ul",
+        ),
+        frozenset(),
+    ),
+    "blockquote": {"cite"},
+    "img": {"src", "alt", "width", "height", "title"},
+    "ol": {"start"},
+    "td": {"colspan", "rowspan"},
+    "th": {"colspan", "rowspan", "scope"},
 }
 VOID_TAGS = {"br", "hr", "img"}
 # Their content is code or a foreign document, never text a reader should see.
-DROPPED_WITH_CONTENT = {"script", "style", "iframe", "object", "embed", "template", "noscript", "svg", "math", "textarea", "select", "title", "head"}
+DROPPED_WITH_CONTENT = {
+    "script",
+    "style",
+    "iframe",
+    "object",
+    "embed",
+    "template",
+    "noscript",
+    "svg",
+    "math",
+    "textarea",
+    "select",
+    "title",
+    "head",
+}
 URL_ATTRIBUTES = {"href", "src", "cite"}
 SAFE_SCHEMES = {"http", "https", "mailto", "tel"}
 _IGNORED_IN_URLS = re.compile(r"[\x00-\x20\x7f]+")

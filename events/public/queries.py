@@ -1,4 +1,5 @@
 """What public pages list: published events only, in the API's default date window and order."""
+
 import datetime as dt
 
 from django.conf import settings
@@ -53,8 +54,21 @@ def page_of(statement, page):
 def month_events(first_day, last_day):
     """Listed events overlapping the days of a month grid, at most MONTH_LIMIT + 1 of them."""
     queryset = listed_events().only(
-        "id", "title", *_translations("title"), "slug", "status", "password", "modified",
-        "start_local", "end_local", "start_utc", "end_utc", "all_day", "featured", "timezone_name", "timezone_abbr",
+        "id",
+        "title",
+        *_translations("title"),
+        "slug",
+        "status",
+        "password",
+        "modified",
+        "start_local",
+        "end_local",
+        "start_utc",
+        "end_utc",
+        "all_day",
+        "featured",
+        "timezone_name",
+        "timezone_abbr",
     )
     queryset = filter_events(queryset, {"window": day_window(first_day, last_day)})
     return list(queryset.order_by(*list_ordering())[: MONTH_LIMIT + 1])
@@ -103,7 +117,9 @@ def feed_events(*selections):
         queryset = filter_events(queryset, selection)
     queryset = queryset.select_related("image", "venue").prefetch_related(
         Prefetch("terms", queryset=Term.objects.order_by("name", "id")),
-        Prefetch("organizer_links", queryset=EventOrganizer.objects.select_related("organizer").order_by("position", "id")),
+        Prefetch(
+            "organizer_links", queryset=EventOrganizer.objects.select_related("organizer").order_by("position", "id")
+        ),
     )
     return list(queryset.order_by(*list_ordering())[: FEED_LIMIT + 1])
 

@@ -1,4 +1,5 @@
 """Links that put the calendar into people's own: the views' subscribe menu and an event's add links."""
+
 from urllib.parse import urlencode
 
 from django.utils.translation import gettext as _
@@ -51,7 +52,12 @@ def google_calendar_link(event, request):
     else:
         dates, zone = f"{start:%Y%m%dT%H%M%S}/{end:%Y%m%dT%H%M%S}", str(start.tzinfo)
     details = ical.plain_text(display.description_html(event))
-    params = {"action": "TEMPLATE", "dates": dates, "text": ical.title_text(event), "details": details[:GOOGLE_DETAILS_LENGTH]}
+    params = {
+        "action": "TEMPLATE",
+        "dates": dates,
+        "text": ical.title_text(event),
+        "details": details[:GOOGLE_DETAILS_LENGTH],
+    }
     venue = event.venue if event.venue_id is not None else None
     if venue is not None:
         params["location"] = ical.location(venue, bool(venue.password))

@@ -1,4 +1,5 @@
 """Mount inside `i18n_patterns` at the site root: the public paths are the ones the API's `url` fields name."""
+
 from django.urls import path, re_path
 
 from . import views

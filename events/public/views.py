@@ -1,4 +1,5 @@
 """The public calendar pages: lists, month grid, single event, venue, organizer and archives."""
+
 import calendar
 import datetime as dt
 import hashlib
@@ -43,7 +44,13 @@ PASSWORD_COOKIE_AGE = 10 * 24 * 3600
 DAY_LIMIT = 4
 MONTH_PARAM = re.compile(r"^(\d{4})-(\d{2})$")
 DAY_PATH = re.compile(r"^(\d{4})-(\d{2})-(\d{2})$")
-JSON_SCRIPT_ESCAPES = {ord("<"): "\\u003C", ord(">"): "\\u003E", ord("&"): "\\u0026", 0x2028: "\\u2028", 0x2029: "\\u2029"}
+JSON_SCRIPT_ESCAPES = {
+    ord("<"): "\\u003C",
+    ord(">"): "\\u003E",
+    ord("&"): "\\u0026",
+    0x2028: "\\u2028",
+    0x2029: "\\u2029",
+}
 SCHEMA_CONTEXT = "http://schema.org"
 
 
@@ -54,7 +61,9 @@ def json_ld_text(data):
 
 def html_message(message, **values):
     """A translated message around record names that are HTML themselves (term names keep `&amp;`)."""
-    return mark_safe(conditional_escape(message) % {name: clean_html(value, inline=True) for name, value in values.items()})  # noqa: S308
+    return mark_safe(
+        conditional_escape(message) % {name: clean_html(value, inline=True) for name, value in values.items()}
+    )  # noqa: S308
 
 
 # Pages past this would ask the database for an offset beyond its integer range.
@@ -82,13 +91,15 @@ def language_links(request):
             with translation.override(code):
                 url = reverse("events_public:home")
         info = translation.get_language_info(code)
-        links.append({
-            "code": code,
-            "name": info["name_local"],
-            "url": url,
-            "absolute_url": request.build_absolute_uri(url),
-            "current": code == current,
-        })
+        links.append(
+            {
+                "code": code,
+                "name": info["name_local"],
+                "url": url,
+                "absolute_url": request.build_absolute_uri(url),
+                "current": code == current,
+            }
+        )
     return links
 
 
@@ -142,7 +153,10 @@ class PublicPage(View):
     def setup(self, request, *args, **kwargs):
         super().setup(request, *args, **kwargs)
         # The links builders of the API read the REST root to find the site home in this language.
-        set_rest_root(request, mounted_rest_root(request) or request.build_absolute_uri(reverse("events_public:home")) + "wp-json/")
+        set_rest_root(
+            request,
+            mounted_rest_root(request) or request.build_absolute_uri(reverse("events_public:home")) + "wp-json/",
+        )
         self.records, self.tokens = [], []
 
     def dispatch(self, request, *args, **kwargs):
@@ -473,19 +487,21 @@ class MonthGrid(PublicPage):
         cells = []
         for day in (grid_start + dt.timedelta(days=n) for n in range((grid_end - grid_start).days + 1)):
             listed = days.get(day, [])
-            cells.append({
-                "date": day,
-                "url": reverse("events_public:day", kwargs={"day": day.isoformat()}),
-                "in_month": day.month == first.month,
-                "today": day == today,
-                "events": [self.grid_card(event, continued) for event, continued in listed[:DAY_LIMIT]],
-                "more": max(0, len(listed) - DAY_LIMIT),
-            })
+            cells.append(
+                {
+                    "date": day,
+                    "url": reverse("events_public:day", kwargs={"day": day.isoformat()}),
+                    "in_month": day.month == first.month,
+                    "today": day == today,
+                    "events": [self.grid_card(event, continued) for event, continued in listed[:DAY_LIMIT]],
+                    "more": max(0, len(listed) - DAY_LIMIT),
+                }
+            )
         weekdays = [(week_start + n) % 7 for n in range(7)]
         return {
             "heading": formats.date_format(first, "YEAR_MONTH_FORMAT"),
             "weekdays": [{"name": WEEKDAYS[n], "abbr": WEEKDAYS_ABBR[n]} for n in weekdays],
-            "weeks": [cells[start:start + 7] for start in range(0, len(cells), 7)],
+            "weeks": [cells[start : start + 7] for start in range(0, len(cells), 7)],
             "truncated": truncated,
             "previous_url": self.month_url(_month_shift(first, -1)),
             "next_url": self.month_url(_month_shift(first, 1)),
@@ -606,7 +622,9 @@ class EventPage(RecordPage, PublicPage):
 
     def calendar_file(self, slug):
         event = self.find(slug, for_file=True)
-        return self.calendar_response([event], ical.title_text(event), f"{unquote(event.slug)}.ics", ical.last_changed(event))
+        return self.calendar_response(
+            [event], ical.title_text(event), f"{unquote(event.slug)}.ics", ical.last_changed(event)
+        )
 
     def record_context(self, event):
         request = self.request
@@ -623,7 +641,9 @@ class EventPage(RecordPage, PublicPage):
             "website": display.web_link(event.website),
             "website_label": event.website,
             "venue": display.venue_card(venue, request, event.show_map_link, bool(venue.password)) if venue else None,
-            "organizers": [display.organizer_card(organizer, request, bool(organizer.password)) for organizer in organizers],
+            "organizers": [
+                display.organizer_card(organizer, request, bool(organizer.password)) for organizer in organizers
+            ],
             "categories": display.term_links([t for t in terms if t.taxonomy == Taxonomy.CATEGORY], request, tree),
             "tags": display.term_links([t for t in terms if t.taxonomy == Taxonomy.TAG], request, tree),
             "google_calendar_url": subscribe.google_calendar_link(event, request),
@@ -640,7 +660,11 @@ class EventPage(RecordPage, PublicPage):
         return {
             "series_rules": recurrence_words.series_in_words(event.series, zone_for(event.timezone_name)),
             "series_next": [
-                {"url": post_url(self.request, occurrence), "when": display.when(occurrence), "current": occurrence.pk == event.pk}
+                {
+                    "url": post_url(self.request, occurrence),
+                    "when": display.when(occurrence),
+                    "current": occurrence.pk == event.pk,
+                }
                 for occurrence in upcoming
             ],
         }

@@ -1,4 +1,5 @@
 """The events list: what each caller may list, its filters (WordPress search, links, geolocation) and its order."""
+
 import math
 import re
 from functools import partial
@@ -52,7 +53,37 @@ def list_ordering(by_include=False):
 # WP_Query::parse_search(): quoted phrases, or runs of anything but spaces, quotes, commas and "+".
 _SEARCH_TERM = re.compile(r'".*?("|$)|((?<=[\t ",+])|^)[^\t ",+]+')
 SEARCH_STOPWORDS = frozenset(
-    ["about", "an", "are", "as", "at", "be", "by", "com", "for", "from", "how", "in", "is", "it", "of", "on", "or", "that", "the", "this", "to", "was", "what", "when", "where", "who", "will", "with", "www"]
+    [
+        "about",
+        "an",
+        "are",
+        "as",
+        "at",
+        "be",
+        "by",
+        "com",
+        "for",
+        "from",
+        "how",
+        "in",
+        "is",
+        "it",
+        "of",
+        "on",
+        "or",
+        "that",
+        "the",
+        "this",
+        "to",
+        "was",
+        "what",
+        "when",
+        "where",
+        "who",
+        "will",
+        "with",
+        "www",
+    ]
 )
 MAX_SEARCH_TERMS = 9
 
@@ -89,10 +120,7 @@ SEARCHED_FIELDS = ("title", "excerpt", "description")
 def has_coordinates():
     """A venue "has coordinates" when both are set and non-zero (as Venue.has_coordinates reads it)."""
     return (
-        Q(venue__geo_lat__isnull=False)
-        & ~Q(venue__geo_lat=0)
-        & Q(venue__geo_lng__isnull=False)
-        & ~Q(venue__geo_lng=0)
+        Q(venue__geo_lat__isnull=False) & ~Q(venue__geo_lat=0) & Q(venue__geo_lng__isnull=False) & ~Q(venue__geo_lng=0)
     )
 
 

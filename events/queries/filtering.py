@@ -1,5 +1,6 @@
 """How every list applies its filters: each value, already validated, by the filter of its name,
 and declares what its statement then reads."""
+
 from django.core.validators import EMPTY_VALUES
 from django.db.models import F, TextField, Value
 from django.db.models.functions import Coalesce, NullIf

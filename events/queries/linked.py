@@ -1,4 +1,5 @@
 """The venues and organizers lists (docs/contract/venues-organizers.md §2): what each caller may list, their filters and their order."""
+
 import re
 
 from django.db.models import F, Q, TextField, Value

@@ -1,5 +1,6 @@
 """One page of a list and the list's total, in as few statements as the database allows, and what
 a process remembers of its lists (their statements, totals and page rows)."""
+
 import math
 import threading
 from dataclasses import dataclass
@@ -135,14 +136,20 @@ def fetch_page(statement, page, per_page):
         with _counting_locks[hash(key) % len(_counting_locks)]:
             total = remembered_totals.recall(key, versions) if versions is not None else None
             if total is None:
-                count_sql, count_params = statement.compiled("count", lambda queryset: _compiled(queryset.order_by().values("pk")))
+                count_sql, count_params = statement.compiled(
+                    "count", lambda queryset: _compiled(queryset.order_by().values("pk"))
+                )
                 with connection.cursor() as cursor:
-                    cursor.execute(f"SELECT COUNT(*), {list_versions.STATE_SQL} FROM ({count_sql}) AS listed", count_params)
+                    cursor.execute(
+                        f"SELECT COUNT(*), {list_versions.STATE_SQL} FROM ({count_sql}) AS listed", count_params
+                    )
                     total, counted_at = cursor.fetchone()
                 remembered_totals.remember(key, versions_of(statement, counted_at), total)
     # Only a list with a key (rows read as plain columns) has its body remembered (remembered_list).
     remembered = statement.key is not None and statement.plain_columns
-    return Page(rows=rows, page=page, per_page=per_page, total=total, state=state, versions=versions if remembered else None)
+    return Page(
+        rows=rows, page=page, per_page=per_page, total=total, state=state, versions=versions if remembered else None
+    )
 
 
 def _remembered_page(statement, connection, key, offset, per_page):

@@ -6,6 +6,7 @@ InvalidValue: WrongType when the value is not even of the parameter's type, NotO
 none of the values the parameter allows. The API words each refusal as WordPress does
 (events/api/params.py); a public feed answers 400.
 """
+
 import math
 from dataclasses import dataclass
 
@@ -105,7 +106,9 @@ def boolean(name, value):
 def no_tickets(name, value):
     """`ticketed`: a boolean that cannot be true, since this calendar has no ticketing; false filters nothing."""
     if boolean(name, value):
-        raise InvalidValue(name, _("Ticketing support is not active on this site, so events cannot be filtered by tickets."))
+        raise InvalidValue(
+            name, _("Ticketing support is not active on this site, so events cannot be filtered by tickets.")
+        )
     return False
 
 
@@ -208,7 +211,9 @@ def existing_ids(model, name, items):
 
 def _existing(model, ids):
     return list_versions.recalled(
-        _lookups, model, ("ids", model._meta.db_table, frozenset(ids)),
+        _lookups,
+        model,
+        ("ids", model._meta.db_table, frozenset(ids)),
         lambda: frozenset(model.objects.filter(pk__in=ids).values_list("pk", flat=True)),
     )
 
@@ -286,7 +291,9 @@ class TermSelection:
             raise InvalidValue(name)
         texts = [str(item).strip() for item in items]
         numbers = frozenset(int(text) for text in texts if is_ascii_digits(text) and 0 < int(text) <= MAX_RECORD_ID)
-        slugs = frozenset(texts) | (frozenset(normalize_lookup_slug(text) for text in texts) if slug_first else frozenset())
+        slugs = frozenset(texts) | (
+            frozenset(normalize_lookup_slug(text) for text in texts) if slug_first else frozenset()
+        )
 
         def lookup():
             terms = Term.objects.filter(taxonomy=taxonomy).filter(Q(slug__in=slugs) | Q(pk__in=numbers))

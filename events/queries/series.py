@@ -1,4 +1,5 @@
 """What a calendar file needs of the recurring series its events belong to (events/public/ical.py)."""
+
 from dataclasses import dataclass
 
 from django.db.models import Prefetch
@@ -31,7 +32,10 @@ def series_in_feed(series_ids):
         .select_related("image", "venue")
         .prefetch_related(
             Prefetch("terms", queryset=Term.objects.order_by("name", "id")),
-            Prefetch("organizer_links", queryset=EventOrganizer.objects.select_related("organizer").order_by("position", "id")),
+            Prefetch(
+                "organizer_links",
+                queryset=EventOrganizer.objects.select_related("organizer").order_by("position", "id"),
+            ),
         )
     )
     found = {series.pk: SeriesInFeed(series, None, {}) for series in Series.objects.filter(pk__in=series_ids)}

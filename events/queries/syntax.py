@@ -1,4 +1,5 @@
 """Parameter values the way WordPress writes them: PHP bracket syntax, CSV lists, truthy strings."""
+
 import re
 from urllib.parse import parse_qsl, unquote
 

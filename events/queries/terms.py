@@ -1,4 +1,5 @@
 """The categories and tags lists (docs/contract/terms.md §2): their filters and their order."""
+
 from django.db.models import Case, IntegerField, Q, Value, When
 from django.db.models.functions import Coalesce, Lower
 
@@ -73,7 +74,9 @@ def order_terms(queryset, orderby, order, include_ids=()):
     descending = order is not None and order.lower() != "asc"
     if orderby == "include" and include_ids:
         positions = [When(pk=term_id, then=Value(position)) for position, term_id in enumerate(include_ids)]
-        queryset = queryset.alias(include_position=Case(*positions, default=Value(len(include_ids)), output_field=IntegerField()))
+        queryset = queryset.alias(
+            include_position=Case(*positions, default=Value(len(include_ids)), output_field=IntegerField())
+        )
         field = "include_position"
     else:
         field = ORDER_FIELDS.get(orderby, "ordered_name")

@@ -1,4 +1,5 @@
 """Which rows of a post kind (events, venues, organizers) a caller may list, by status and role."""
+
 from django.db.models import Q
 
 from .. import roles

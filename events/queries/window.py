@@ -1,4 +1,5 @@
 """The date window of events lists (docs/contract/events.md §2.2): its defaults, its bounds and the multi-day cut-off."""
+
 import datetime as dt
 from dataclasses import dataclass
 

@@ -7,6 +7,7 @@ design. A login password sent with every request would pay that each time; one t
 is remembered for a short time by this process under a keyed digest of the user, the stored
 password hash and the password (never as plain text), so changing the password ends the memory at once.
 """
+
 import datetime as dt
 import re
 import secrets

@@ -5,6 +5,7 @@ names where they are the same) and hold validated values: what events.api.serial
 makes of a request, or what the admin's form cleaned (`title` and the other texts may then be
 {language: text}, times datetimes, the venue and organizers records); only the fields given change.
 """
+
 import datetime as dt
 
 from django.db import DatabaseError, transaction
@@ -270,7 +271,8 @@ def _link_organizers(event, organizers, creating):
     if not creating:
         EventOrganizer.objects.filter(event=event).delete()
     EventOrganizer.objects.bulk_create(
-        EventOrganizer(event=event, organizer=organizer, position=position) for position, organizer in enumerate(organizers)
+        EventOrganizer(event=event, organizer=organizer, position=position)
+        for position, organizer in enumerate(organizers)
     )
     changes.changed(Event, [event.pk])
 

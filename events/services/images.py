@@ -1,4 +1,5 @@
 """Image attachments: generated sizes, lookup by ID or URL, and guarded import from a remote URL."""
+
 import http.client
 import math
 import posixpath
@@ -68,6 +69,7 @@ class ImageImportError(Exception):
 
 
 # Generated sizes -------------------------------------------------------------------------------
+
 
 def _constrain(orig_w, orig_h, max_w, max_h):
     """wp_constrain_dimensions(): scale down to fit the box, keeping the aspect ratio."""
@@ -178,6 +180,7 @@ def delete_files(attachment):
 
 # Lookup ----------------------------------------------------------------------------------------
 
+
 def _own_host(host, request):
     if request is not None:
         try:
@@ -211,13 +214,14 @@ def find_attachment(value, request=None):
         path = "/" + path
     if not path.startswith(media_path):
         return None
-    name = path[len(media_path):]
+    name = path[len(media_path) :]
     if not name:
         return None
     return Attachment.objects.filter(file=name).first()
 
 
 # Import ----------------------------------------------------------------------------------------
+
 
 class _LimitedRedirectHandler(urllib.request.HTTPRedirectHandler):
     max_redirections = MAX_REDIRECTS
@@ -301,8 +305,14 @@ def _verified_format(content):
             # verify() checks structure only; decoding catches truncated pixel data.
             with Image.open(BytesIO(content)) as image:
                 image.load()
-    except (UnidentifiedImageError, Image.DecompressionBombError, Image.DecompressionBombWarning,
-            OSError, SyntaxError, ValueError) as error:
+    except (
+        UnidentifiedImageError,
+        Image.DecompressionBombError,
+        Image.DecompressionBombWarning,
+        OSError,
+        SyntaxError,
+        ValueError,
+    ) as error:
         raise ImageImportError(_("The URL does not point to a valid image.")) from error
     if image_format not in ALLOWED_FORMATS:
         raise ImageImportError(_("The URL does not point to a JPEG, PNG, GIF or WebP image."))
@@ -319,8 +329,9 @@ def import_image_from_url(url, user):
     """Download an image and store it as a new attachment with its sizes; ImageImportError on failure."""
     parts = _validated_url(url)
     try:
-        content = _download(urllib.parse.urlunsplit(parts), events_settings.IMAGE_IMPORT_TIMEOUT,
-                            events_settings.IMAGE_IMPORT_MAX_BYTES)
+        content = _download(
+            urllib.parse.urlunsplit(parts), events_settings.IMAGE_IMPORT_TIMEOUT, events_settings.IMAGE_IMPORT_MAX_BYTES
+        )
     except ImageImportError:
         raise
     except DestinationRefused as refusal:

@@ -1,4 +1,5 @@
 """Translated fields written in the active language, or in several languages at once."""
+
 from collections.abc import Mapping
 
 from modeltranslation.utils import build_localized_fieldname, get_language

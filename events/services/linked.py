@@ -1,4 +1,5 @@
 """Venue and organizer writes (docs/contract/venues-organizers.md §4-§6), shared by their routes and nested event writes."""
+
 from collections.abc import Mapping
 from dataclasses import dataclass
 

@@ -1,4 +1,5 @@
 """Serialising writers that could race on something no constraint covers (a slug, a linked record's name)."""
+
 import hashlib
 
 from django.db import connection

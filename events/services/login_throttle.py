@@ -15,6 +15,7 @@ checking one costs what a lock check costs. Their failures still count.
 When the cache fails, sign-ins go on unthrottled (logged): refusing everyone would turn a cache
 outage into a site outage.
 """
+
 import hashlib
 import logging
 import time
@@ -45,8 +46,16 @@ def _keys(username, address):
     client sends out of the cache's key space."""
     account = hashlib.sha256(username.encode("utf-8", "surrogatepass")).hexdigest()
     return [
-        (f"{_PREFIX}:account:{account}", f"{_PREFIX}:account-lock:{account}", events_settings.LOGIN_FAILURES_PER_ACCOUNT),
-        (f"{_PREFIX}:address:{address}", f"{_PREFIX}:address-lock:{address}", events_settings.LOGIN_FAILURES_PER_ADDRESS),
+        (
+            f"{_PREFIX}:account:{account}",
+            f"{_PREFIX}:account-lock:{account}",
+            events_settings.LOGIN_FAILURES_PER_ACCOUNT,
+        ),
+        (
+            f"{_PREFIX}:address:{address}",
+            f"{_PREFIX}:address-lock:{address}",
+            events_settings.LOGIN_FAILURES_PER_ADDRESS,
+        ),
     ]
 
 

@@ -1,6 +1,7 @@
 """Requests the calendar makes to addresses its users give (image imports, webhook deliveries): a
 guard that connects only to public addresses, unless the host is in IMAGE_IMPORT_ALLOWED_HOSTS.
 """
+
 import http.client
 import ipaddress
 import socket
@@ -25,8 +26,13 @@ def forbidden_address(address):
     if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
         ip = ip.ipv4_mapped
     return (
-        ip.is_loopback or ip.is_private or ip.is_link_local or ip.is_reserved
-        or ip.is_multicast or ip.is_unspecified or not ip.is_global
+        ip.is_loopback
+        or ip.is_private
+        or ip.is_link_local
+        or ip.is_reserved
+        or ip.is_multicast
+        or ip.is_unspecified
+        or not ip.is_global
     )
 
 
@@ -95,8 +101,11 @@ def guarded_opener(*handlers):
     # check must see the real destination) and no file:, ftp: or data: handlers.
     opener = urllib.request.OpenerDirector()
     for handler in (
-        _GuardedHTTPHandler(), _GuardedHTTPSHandler(), *handlers,
-        urllib.request.HTTPDefaultErrorHandler(), urllib.request.HTTPErrorProcessor(),
+        _GuardedHTTPHandler(),
+        _GuardedHTTPSHandler(),
+        *handlers,
+        urllib.request.HTTPDefaultErrorHandler(),
+        urllib.request.HTTPErrorProcessor(),
     ):
         opener.add_handler(handler)
     return opener

@@ -1,4 +1,5 @@
 """The write rules every post kind (event, venue, organizer) shares: author, texts, image, status, trash and slug."""
+
 from .. import roles
 from ..exceptions import InvalidValue, NotPermitted
 from ..kses import filter_post_html, filter_title_html

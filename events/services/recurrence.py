@@ -9,6 +9,7 @@ Every write to a series runs under a lock on its first occurrence's row, taken b
 read: concurrent rule saves, scope writes and the daily extension take turns, and each sees the
 occurrences the one before it made (a partial unique index on (series, start) backs it).
 """
+
 import datetime as dt
 import re
 from dataclasses import dataclass
@@ -38,8 +39,20 @@ DATE_FORMAT = "%Y-%m-%d %H:%M:%S"
 # What a new occurrence does not take from the series' first occurrence: its identity, its own
 # times, slug and place in the series, and what the database keeps for itself.
 UNCOPIED = {
-    "id", "slug", "start_utc", "end_utc", "start_local", "end_local", "timezone_abbr", "post_parent",
-    "series", "series_position", "occurrence_start", "series_edits", "modified", "status_before_trash",
+    "id",
+    "slug",
+    "start_utc",
+    "end_utc",
+    "start_local",
+    "end_local",
+    "timezone_abbr",
+    "post_parent",
+    "series",
+    "series_position",
+    "occurrence_start",
+    "series_edits",
+    "modified",
+    "status_before_trash",
     "slug_before_trash",
 }
 # Columns a series-wide change never copies: each occurrence keeps its own time, slug and place.
@@ -58,7 +71,11 @@ class Recurrence:
 
     @classmethod
     def of(cls, series):
-        return cls(tuple(series.rules), tuple(_read_date(text) for text in series.dates), tuple(_read_date(text) for text in series.exclusions))
+        return cls(
+            tuple(series.rules),
+            tuple(_read_date(text) for text in series.dates),
+            tuple(_read_date(text) for text in series.exclusions),
+        )
 
     def store(self, series):
         series.rules = list(self.rules)
@@ -118,7 +135,7 @@ def rule_text(parts):
 def _checked_rule(text, start, zone):
     text = text.strip()
     if text.upper().startswith("RRULE:"):
-        text = text[len("RRULE:"):]
+        text = text[len("RRULE:") :]
     if not text or "\n" in text or "\r" in text or ":" in text:
         _refuse(_("Each rule is one RRULE value, such as FREQ=WEEKLY;BYDAY=TU."))
     parts = rule_parts(text)
@@ -169,7 +186,7 @@ def _checked_dates(items, first):
 
 
 def _client_date(text, start):
-    """"Y-m-d H:i:s" (seconds optional, "T" allowed) in the event's zone; a date alone starts at the series' time."""
+    """ "Y-m-d H:i:s" (seconds optional, "T" allowed) in the event's zone; a date alone starts at the series' time."""
     text = text.strip()
     try:
         if re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
@@ -221,7 +238,8 @@ def expand(recurrence, first, until, limit=None):
         starts.append(local)
         if len(starts) > limit:
             _refuse(
-                _("The series would have more than %(limit)s occurrences: end it sooner (COUNT or UNTIL).") % {"limit": limit}
+                _("The series would have more than %(limit)s occurrences: end it sooner (COUNT or UNTIL).")
+                % {"limit": limit}
             )
     return starts
 
@@ -312,7 +330,10 @@ def materialise(series, first, recurrence, occurrences, until=None):
     """Make the occurrences the rules give, keep those whose start stays (IDs, individual edits),
     trash those that vanished, renumber them all, and have the store render the whole series again."""
     if recurrence.open_ended:
-        until = max(until or horizon(first), wall_clock(series.materialised_until) if series.materialised_until else dt.datetime.min)
+        until = max(
+            until or horizon(first),
+            wall_clock(series.materialised_until) if series.materialised_until else dt.datetime.min,
+        )
     else:
         until = None
     starts = expand(recurrence, first, until)
@@ -382,7 +403,8 @@ def _copy_links(source, target_ids, replace=False, kinds=(TERMS, ORGANIZERS)):
             unlinked = list(replaced.values_list("term_id", flat=True).distinct())
             replaced.delete()
         term_links.bulk_create(
-            [term_links.model(event_id=target, term_id=term) for target in target_ids for term in term_ids], batch_size=500
+            [term_links.model(event_id=target, term_id=term) for target in target_ids for term in term_ids],
+            batch_size=500,
         )
         recount_terms([*term_ids, *unlinked])
     if ORGANIZERS in kinds:
@@ -390,7 +412,11 @@ def _copy_links(source, target_ids, replace=False, kinds=(TERMS, ORGANIZERS)):
         if replace:
             EventOrganizer.objects.filter(event_id__in=target_ids).delete()
         EventOrganizer.objects.bulk_create(
-            [EventOrganizer(event_id=target, organizer_id=organizer, position=position) for target in target_ids for organizer, position in links],
+            [
+                EventOrganizer(event_id=target, organizer_id=organizer, position=position)
+                for target in target_ids
+                for organizer, position in links
+            ],
             batch_size=500,
         )
     changes.changed(Event, target_ids)
@@ -421,17 +447,27 @@ def _trash(occurrences):
         return
     for occurrence in occurrences:
         posts.move_to_trash(occurrence)
-    Event.objects.bulk_update(occurrences, ["status", "status_before_trash", "slug", "slug_before_trash"], batch_size=500)
+    Event.objects.bulk_update(
+        occurrences, ["status", "status_before_trash", "slug", "slug_before_trash"], batch_size=500
+    )
     ids = [occurrence.pk for occurrence in occurrences]
     recount_terms(Event.terms.through.objects.filter(event_id__in=ids).values_list("term_id", flat=True))
     changes.changed(Event, ids)
 
 
 def _end_series(first, occurrences):
-    _trash([occurrence for occurrence in occurrences if occurrence.pk != first.pk and occurrence.status != PostStatus.TRASH])
+    _trash(
+        [
+            occurrence
+            for occurrence in occurrences
+            if occurrence.pk != first.pk and occurrence.status != PostStatus.TRASH
+        ]
+    )
     others = [occurrence.pk for occurrence in occurrences if occurrence.pk != first.pk]
     # The trashed occurrences stay in the trash as ordinary events.
-    Event.objects.filter(pk__in=others).update(series=None, series_position=None, occurrence_start=None, series_edits=[])
+    Event.objects.filter(pk__in=others).update(
+        series=None, series_position=None, occurrence_start=None, series_edits=[]
+    )
     first.series, first.series_position, first.occurrence_start, first.series_edits = None, None, None, []
     first.save(update_fields=["series", "series_position", "occurrence_start", "series_edits"])
     Series.objects.filter(pk=first.pk).delete()
@@ -453,14 +489,24 @@ class Snapshot:
         return cls(
             {field.attname: getattr(event, field.attname) for field in Event._meta.concrete_fields},
             frozenset(Event.terms.through.objects.filter(event_id=event.pk).values_list("term_id", flat=True)),
-            tuple(EventOrganizer.objects.filter(event_id=event.pk).order_by("position", "id").values_list("organizer_id", flat=True)),
+            tuple(
+                EventOrganizer.objects.filter(event_id=event.pk)
+                .order_by("position", "id")
+                .values_list("organizer_id", flat=True)
+            ),
         )
 
     def changes(self, event):
         """(columns, link kinds) that differ now; what each occurrence keeps is judged on these."""
         after = Snapshot.of(event)
-        columns = [name for name, value in self.columns.items() if after.columns[name] != value and name not in ("modified",)]
-        links = [kind for kind, differs in ((TERMS, after.terms != self.terms), (ORGANIZERS, after.organizers != self.organizers)) if differs]
+        columns = [
+            name for name, value in self.columns.items() if after.columns[name] != value and name not in ("modified",)
+        ]
+        links = [
+            kind
+            for kind, differs in ((TERMS, after.terms != self.terms), (ORGANIZERS, after.organizers != self.organizers))
+            if differs
+        ]
         return columns, links
 
 
@@ -485,7 +531,9 @@ def after_update(event, user, before, scope):
     columns, links = before.changes(event)
     scope = scope or THIS
     if scope == THIS:
-        edited = sorted({*event.series_edits, *(name for name in columns if name not in UNCOPIED - TIME_COLUMNS), *links})
+        edited = sorted(
+            {*event.series_edits, *(name for name in columns if name not in UNCOPIED - TIME_COLUMNS), *links}
+        )
         if edited != event.series_edits:
             event.series_edits = edited
             event.save(update_fields=["series_edits"])
@@ -505,7 +553,11 @@ def after_update(event, user, before, scope):
 def _propagate(event, columns, links, user):
     """The values `event` now has in `columns` and `links`, written to every other occurrence of
     its series that was not edited there alone, a few statements for the whole series."""
-    others = [occurrence for occurrence in series_events(event.series_id) if occurrence.pk != event.pk and occurrence.status != PostStatus.TRASH]
+    others = [
+        occurrence
+        for occurrence in series_events(event.series_id)
+        if occurrence.pk != event.pk and occurrence.status != PostStatus.TRASH
+    ]
     check_may_edit_series(user, others)
     groups = {}
     for occurrence in others:
@@ -515,7 +567,9 @@ def _propagate(event, columns, links, user):
     now = timezone.now()
     for (group_columns, group_links), ids in groups.items():
         if group_columns:
-            Event.objects.filter(pk__in=ids).update(modified=now, **{name: getattr(event, name) for name in group_columns})
+            Event.objects.filter(pk__in=ids).update(
+                modified=now, **{name: getattr(event, name) for name in group_columns}
+            )
             if "status" in group_columns:
                 recount_terms(Event.terms.through.objects.filter(event_id__in=ids).values_list("term_id", flat=True))
         if group_links:
@@ -527,7 +581,9 @@ def split(event, user):
     the old series' rules end before it."""
     old_first = Event.objects.get(pk=event.series_id)
     occurrences = series_events(old_first.pk)
-    check_may_edit_series(user, [occurrence for occurrence in occurrences if occurrence.occurrence_start >= event.occurrence_start])
+    check_may_edit_series(
+        user, [occurrence for occurrence in occurrences if occurrence.occurrence_start >= event.occurrence_start]
+    )
     old_series = Series.objects.get(pk=old_first.pk)
     recurrence = Recurrence.of(old_series)
     cut = wall_clock(event.occurrence_start)
@@ -537,7 +593,11 @@ def split(event, user):
     new_series = Series(first=event)
     later.store(new_series)
     new_series.save()
-    moving = [occurrence.pk for occurrence in occurrences if wall_clock(occurrence.occurrence_start) >= cut and occurrence.pk != event.pk]
+    moving = [
+        occurrence.pk
+        for occurrence in occurrences
+        if wall_clock(occurrence.occurrence_start) >= cut and occurrence.pk != event.pk
+    ]
     Event.objects.filter(pk__in=moving).update(series=new_series, post_parent=event)
     event.series, event.post_parent = new_series, None
     event.series_edits = []
@@ -556,7 +616,14 @@ def _cut(recurrence, first, cut):
     earlier_rules, later_rules = [], []
     for text in recurrence.rules:
         parts = rule_parts(text)
-        moments = [moment.replace(tzinfo=None) for moment in _rule(text, start, zone).xafter(cut.replace(tzinfo=zone), count=None, inc=True)] if "COUNT" in parts else None
+        moments = (
+            [
+                moment.replace(tzinfo=None)
+                for moment in _rule(text, start, zone).xafter(cut.replace(tzinfo=zone), count=None, inc=True)
+            ]
+            if "COUNT" in parts
+            else None
+        )
         later_parts = dict(parts)
         if moments is not None:
             later_parts["COUNT"] = str(len(moments))
@@ -588,7 +655,13 @@ def trash_in_series(event, user, scope):
         scope = ALL
     if scope == ALL:
         check_may_edit_series(user, occurrences)
-        _trash([occurrence for occurrence in occurrences if occurrence.status != PostStatus.TRASH and occurrence.pk != event.pk])
+        _trash(
+            [
+                occurrence
+                for occurrence in occurrences
+                if occurrence.status != PostStatus.TRASH and occurrence.pk != event.pk
+            ]
+        )
         return
     series = Series.objects.get(pk=first.pk)
     recurrence = Recurrence.of(series)

@@ -1,4 +1,5 @@
 """An event's time: wall-clock start/end in its named zone, the UTC instants and the abbreviation."""
+
 import datetime as dt
 
 from django.utils import timezone

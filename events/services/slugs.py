@@ -1,4 +1,5 @@
 """Slugs as WordPress makes them: from the title, normalised, unique per record kind."""
+
 from ..models import Event, PostStatus, Term
 from ..text import SLUG_MAX_LENGTH, sanitize_title, truncate_post_slug, unique_slug
 

@@ -1,4 +1,5 @@
 """Category and tag writes as WordPress makes them: name sanitising, slug rules, duplicates, deletion, counts."""
+
 import re
 from collections.abc import Mapping
 from contextlib import contextmanager

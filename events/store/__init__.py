@@ -5,6 +5,7 @@ the request left as markers, linked records as references joined at read time. W
 a row is read only under the current epoch. docs/architecture-store.md explains how, and what
 tests/test_store_format.py asks of a change to a renderer.
 """
+
 from .assemble import Assembler, MarkerValues, RecordFacts, Unresolved
 from .epoch import FORMAT_VERSION, current_epoch
 from .receivers import connect_receivers
@@ -30,11 +31,35 @@ from .rows import (
 from .writes import flush, mark_stale, render, render_all, rendered_rows, stale_rows
 
 __all__ = [
-    "Assembler", "MarkerValues", "RecordFacts", "Unresolved",
-    "FORMAT_VERSION", "current_epoch",
+    "Assembler",
+    "MarkerValues",
+    "RecordFacts",
+    "Unresolved",
+    "FORMAT_VERSION",
+    "current_epoch",
     "connect_receivers",
-    "register_renderer", "register_rendering_request",
-    "EVENT", "EVENT_LD", "GLOBAL_ID_HOST", "HOME", "IMAGE", "ORGANIZER", "ORGANIZER_LD", "ORIGIN", "SOURCE_KINDS",
-    "SOURCE_OF_ROW", "TERM", "TERM_RECORD", "VENUE", "VENUE_LD", "NotRenderable", "reference",
-    "flush", "mark_stale", "render", "render_all", "rendered_rows", "stale_rows",
+    "register_renderer",
+    "register_rendering_request",
+    "EVENT",
+    "EVENT_LD",
+    "GLOBAL_ID_HOST",
+    "HOME",
+    "IMAGE",
+    "ORGANIZER",
+    "ORGANIZER_LD",
+    "ORIGIN",
+    "SOURCE_KINDS",
+    "SOURCE_OF_ROW",
+    "TERM",
+    "TERM_RECORD",
+    "VENUE",
+    "VENUE_LD",
+    "NotRenderable",
+    "reference",
+    "flush",
+    "mark_stale",
+    "render",
+    "render_all",
+    "rendered_rows",
+    "stale_rows",
 ]

@@ -1,5 +1,6 @@
 """Answers made of stored rows: the Assembler joins them for one request and language, the request's
 values (MarkerValues) spliced in where the stored texts hold markers."""
+
 import json
 import re
 from dataclasses import dataclass

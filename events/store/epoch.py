@@ -1,5 +1,6 @@
 """The epoch rows are read under: FORMAT_VERSION and the settings that shape a record
 (docs/architecture-store.md, "The epoch and its test")."""
+
 import hashlib
 
 from django.conf import settings

@@ -3,6 +3,7 @@
 Plain SQL: stored reads run these on every request, and the ORM would spend longer compiling a
 statement than the database spends answering it.
 """
+
 from django.db import DEFAULT_DB_ALIAS, connections
 
 from ..models import RenderedRecord

@@ -3,6 +3,7 @@
 Per-record writes send Django's model signals; bulk writes (links, queryset updates) announce
 themselves through events.changes. Each receiver marks the records whose rows the write changed.
 """
+
 from django.contrib.auth import get_user_model
 from django.db.models.signals import m2m_changed, post_delete, post_save, pre_delete
 
@@ -28,7 +29,11 @@ def _mark_term_descendants(ids, using):
 def _mark_image_holders(image_id, using):
     """Venues and organizers carry their image inline."""
     for model in (Venue, Organizer):
-        mark_stale(SOURCE_KINDS[model], model.objects.using(using).filter(image_id=image_id).values_list("pk", flat=True), using)
+        mark_stale(
+            SOURCE_KINDS[model],
+            model.objects.using(using).filter(image_id=image_id).values_list("pk", flat=True),
+            using,
+        )
 
 
 def _deleting(sender, instance, using, **kwargs):
@@ -69,7 +74,11 @@ def _term_links_changed(sender, instance, action, reverse, pk_set, using, **kwar
 def _author_deleting(sender, instance, using, **kwargs):
     """Deleting a user sets `author` to none on their records, without signals."""
     for model in (Event, Venue, Organizer):
-        mark_stale(SOURCE_KINDS[model], model.objects.using(using).filter(author_id=instance.pk).values_list("pk", flat=True), using)
+        mark_stale(
+            SOURCE_KINDS[model],
+            model.objects.using(using).filter(author_id=instance.pk).values_list("pk", flat=True),
+            using,
+        )
 
 
 def _records_changed(sender, ids, using, fields=None, **kwargs):
@@ -98,7 +107,9 @@ def connect_receivers():
         pre_delete.connect(_deleting, sender=model, dispatch_uid=f"events.store.deleting.{name}")
         post_delete.connect(_deleted, sender=model, dispatch_uid=f"events.store.delete.{name}")
     post_save.connect(_organizer_link_changed, sender=EventOrganizer, dispatch_uid="events.store.organizer_link.save")
-    post_delete.connect(_organizer_link_changed, sender=EventOrganizer, dispatch_uid="events.store.organizer_link.delete")
+    post_delete.connect(
+        _organizer_link_changed, sender=EventOrganizer, dispatch_uid="events.store.organizer_link.delete"
+    )
     m2m_changed.connect(_term_links_changed, sender=Event.terms.through, dispatch_uid="events.store.term_links")
     pre_delete.connect(_author_deleting, sender=get_user_model(), dispatch_uid="events.store.author")
     changes.records_changed.connect(_records_changed, dispatch_uid="events.store.changed")

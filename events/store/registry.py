@@ -1,5 +1,6 @@
 """Which function renders each kind of row: the API registers its serializers here when the app is
 ready, so the store never imports the API (docs/architecture-store.md, "Layers: the registry")."""
+
 from django.utils import translation
 
 from ..json_text import to_json

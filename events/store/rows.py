@@ -1,4 +1,5 @@
 """What the store holds: the kinds of rows, and the markers and references written into their texts."""
+
 import re
 
 from ..models import Attachment, Event, Organizer, PostKind, Term, Venue
@@ -17,7 +18,10 @@ IMAGE = "image"
 # A term as events embed it, and its standalone record (the categories and tags routes).
 TERM, TERM_RECORD = "term", "term_record"
 ROW_KINDS = {
-    EVENT: (EVENT, EVENT_LD), VENUE: (VENUE, VENUE_LD), ORGANIZER: (ORGANIZER, ORGANIZER_LD), IMAGE: (IMAGE,),
+    EVENT: (EVENT, EVENT_LD),
+    VENUE: (VENUE, VENUE_LD),
+    ORGANIZER: (ORGANIZER, ORGANIZER_LD),
+    IMAGE: (IMAGE,),
     TERM: (TERM, TERM_RECORD),
 }
 SOURCE_OF_ROW = {row: source for source, rows in ROW_KINDS.items() for row in rows}

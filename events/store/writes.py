@@ -1,4 +1,5 @@
 """Writing the store: records rendered into rows, marked stale by a write, rendered again by its commit."""
+
 import threading
 
 from django.db import DEFAULT_DB_ALIAS, connections, transaction
@@ -41,11 +42,22 @@ def rendered_rows(kind, ids, using=DEFAULT_DB_ALIAS, lock=False, only_language=N
         records = _source_records(kind, record_slice, using, lock)
         for language in [only_language] if only_language else languages():
             for (row_kind, record_id), (body, sort_name) in rendered_texts(kind, records, language).items():
-                links = " ".join(f"{ref_kind}:{ref_id}" for ref_kind, ref_id in references_in(body)) if row_kind == EVENT else ""
-                made.append(RenderedRecord(
-                    kind=row_kind, record_id=record_id, language=language, epoch=epoch, body=body,
-                    sort_name=sort_name[:200], links=links,
-                ))
+                links = (
+                    " ".join(f"{ref_kind}:{ref_id}" for ref_kind, ref_id in references_in(body))
+                    if row_kind == EVENT
+                    else ""
+                )
+                made.append(
+                    RenderedRecord(
+                        kind=row_kind,
+                        record_id=record_id,
+                        language=language,
+                        epoch=epoch,
+                        body=body,
+                        sort_name=sort_name[:200],
+                        links=links,
+                    )
+                )
     return made
 
 
@@ -58,8 +70,11 @@ def render(kind, ids, using=DEFAULT_DB_ALIAS):
         _delete_rows(kind, ids, using)
         rows = rendered_rows(kind, ids, using, lock=True)
         RenderedRecord.objects.using(using).bulk_create(
-            rows, batch_size=SLICE, update_conflicts=True,
-            unique_fields=["kind", "record_id", "language"], update_fields=["epoch", "body", "sort_name", "links"],
+            rows,
+            batch_size=SLICE,
+            update_conflicts=True,
+            unique_fields=["kind", "record_id", "language"],
+            update_fields=["epoch", "body", "sort_name", "links"],
         )
 
 

@@ -1,4 +1,5 @@
 """Parameters of the event read routes (list, by ID, by slug) and the event lookups they share with writes."""
+
 from functools import partial
 
 from django.utils.translation import gettext_lazy as _
@@ -101,7 +102,9 @@ class EventListParams(Params):
     )
     start_date = DateParam(
         default=event_queries.FILTER_DEFAULTS["start_date"],
-        help_text=_("Events that start on or after this date (any date strtotime() reads; a whole day unless strict_dates)."),
+        help_text=_(
+            "Events that start on or after this date (any date strtotime() reads; a whole day unless strict_dates)."
+        ),
     )
     end_date = DateParam(
         default=event_queries.FILTER_DEFAULTS["end_date"],
@@ -164,5 +167,7 @@ class EventListParams(Params):
         try:
             event_queries.check_point(attrs)
         except InvalidValue as missing:
-            raise serializers.ValidationError({missing.field: [serializers.ErrorDetail(str(INVALID), code="invalid")]}) from None
+            raise serializers.ValidationError(
+                {missing.field: [serializers.ErrorDetail(str(INVALID), code="invalid")]}
+            ) from None
         return attrs

@@ -1,4 +1,5 @@
 """Parameters of the event write routes (docs/contract/events.md §4-§6): create, update by ID or slug, trash."""
+
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.core.validators import URLValidator
 from django.utils.translation import gettext_lazy as _
@@ -36,19 +37,42 @@ WEBSITE_MAX_LENGTH = Event._meta.get_field("website").max_length
 
 # The event attributes a write may change, as the service takes them (API parameter names).
 WRITE_FIELDS = (
-    "author", "date", "date_utc", "title", "description", "excerpt", "slug", "status", "timezone", "all_day",
-    "start_date", "end_date", "image", "cost", "website", "show_map", "show_map_link", "hide_from_listings",
-    "sticky", "featured", "categories", "tags", "venue", "organizer", "recurrence",
+    "author",
+    "date",
+    "date_utc",
+    "title",
+    "description",
+    "excerpt",
+    "slug",
+    "status",
+    "timezone",
+    "all_day",
+    "start_date",
+    "end_date",
+    "image",
+    "cost",
+    "website",
+    "show_map",
+    "show_map_link",
+    "hide_from_listings",
+    "sticky",
+    "featured",
+    "categories",
+    "tags",
+    "venue",
+    "organizer",
+    "recurrence",
 )
 
 
 def written_fields(validated, sent, exclude=()):
     """The write fields the client actually sent (declared defaults are not writes)."""
-    return {name: validated[name] for name in WRITE_FIELDS if name in sent and name in validated and name not in exclude}
+    return {
+        name: validated[name] for name in WRITE_FIELDS if name in sent and name in validated and name not in exclude
+    }
 
 
 # --- validators ---------------------------------------------------------------------------------
-
 
 
 def _is_empty(value):
@@ -80,7 +104,9 @@ def _linked_item(field, item, kind, model):
         item = item["id"]
     if isinstance(item, dict):
         try:
-            fields = nested_linked_fields(kind, {key: value for key, value in item.items() if key != "id"}, field.context.get("request"))
+            fields = nested_linked_fields(
+                kind, {key: value for key, value in item.items() if key != "id"}, field.context.get("request")
+            )
         except NestedParamsInvalid as invalid:
             # WordPress says why in data.params and data.details (its rest_invalid_param).
             raise serializers.ValidationError(invalid.reason(field.field_name), code="rest_invalid_param") from None
@@ -199,14 +225,20 @@ def event_status(field, value):
 class EventFields(Params):
     """Every writable event field of docs/contract/events.md §4, in the plugin's declaration order."""
 
-    author = RawParam(validator=event_author, wp_type="integer", help_text=_("The ID of the event's author; by default the caller."))
+    author = RawParam(
+        validator=event_author, wp_type="integer", help_text=_("The ID of the event's author; by default the caller.")
+    )
     date = DateParam(typed=True, help_text=_("The publication date, in the site's time zone."))
     date_utc = DateParam(typed=True, help_text=_("The publication date, in UTC."))
     title = StringParam(non_empty=True, max_length=TITLE_MAX_LENGTH, help_text=_("The event title."))
     description = StringParam(non_empty=True, help_text=_("The event description."))
     excerpt = StringParam(non_empty=True, help_text=_("The event excerpt."))
     slug = StringParam(non_empty=True, help_text=_("The event slug."))
-    status = RawParam(validator=event_status, wp_type="string", help_text=_("The event status; scaled down for callers who may not publish."))
+    status = RawParam(
+        validator=event_status,
+        wp_type="string",
+        help_text=_("The event status; scaled down for callers who may not publish."),
+    )
     timezone = RawParam(
         validator=time_zone_or_empty,
         wp_type="string",
@@ -230,8 +262,12 @@ class EventFields(Params):
         wp_type="string",
         help_text=_("The featured image: an image ID or URL (a new URL is imported); empty removes it."),
     )
-    cost = RawParam(validator=cost_input, allow_null=True, help_text=_("The cost: one string or a list of strings, such as $10."))
-    website = RawParam(validator=event_website, allow_null=True, default=None, help_text=_("The event website (a URL, or empty)."))
+    cost = RawParam(
+        validator=cost_input, allow_null=True, help_text=_("The cost: one string or a list of strings, such as $10.")
+    )
+    website = RawParam(
+        validator=event_website, allow_null=True, default=None, help_text=_("The event website (a URL, or empty).")
+    )
     show_map = BooleanParam(help_text=_("Whether the event page shows a map of the venue."))
     show_map_link = BooleanParam(help_text=_("Whether the event page links to a map of the venue."))
     hide_from_listings = BooleanParam(help_text=_("Whether the event is left out of event lists."))
@@ -253,7 +289,9 @@ class EventFields(Params):
         validator=venue_reference,
         allow_null=True,
         default=None,
-        help_text=_("The venue: an ID or an object of venue fields (an existing venue of that name is reused); empty for none."),
+        help_text=_(
+            "The venue: an ID or an object of venue fields (an existing venue of that name is reused); empty for none."
+        ),
     )
     organizer = RawParam(
         validator=organizer_references,
@@ -300,7 +338,11 @@ class EventUpdateParams(EventFields):
 
     def get_fields(self):
         fields = super().get_fields()
-        return {"id": IntegerParam(required=True, help_text=_("The event ID.")), **fields, "recurrence_scope": recurrence_scope_param()}
+        return {
+            "id": IntegerParam(required=True, help_text=_("The event ID.")),
+            **fields,
+            "recurrence_scope": recurrence_scope_param(),
+        }
 
 
 class EventSlugUpdateParams(EventFields):

@@ -1,4 +1,5 @@
 """The event record of docs/contract/events.md §1, built by hand: every list page renders up to 50 of them."""
+
 import datetime as dt
 
 from django.utils import timezone

@@ -1,4 +1,5 @@
 """The featured-image object of events, venues and organizers (docs/contract/events.md §1.3)."""
+
 from events.services.images import SIZE_NAMES
 
 
@@ -22,19 +23,23 @@ def image_record(attachment, request):
         size = stored[name] or {}
         if not size.get("file"):
             continue
-        sizes[name] = _without_empty({
-            "width": size.get("width"),
-            "height": size.get("height"),
-            "mime-type": size.get("mime-type"),
-            "filesize": size.get("filesize"),
-            "url": _absolute(storage.url(size["file"]), request),
-        })
-    return _without_empty({
-        "url": _absolute(attachment.file.url, request) if attachment.file else None,
-        "id": attachment.id,
-        "extension": attachment.extension,
-        "width": attachment.width,
-        "height": attachment.height,
-        "filesize": attachment.filesize,
-        "sizes": sizes,
-    })
+        sizes[name] = _without_empty(
+            {
+                "width": size.get("width"),
+                "height": size.get("height"),
+                "mime-type": size.get("mime-type"),
+                "filesize": size.get("filesize"),
+                "url": _absolute(storage.url(size["file"]), request),
+            }
+        )
+    return _without_empty(
+        {
+            "url": _absolute(attachment.file.url, request) if attachment.file else None,
+            "id": attachment.id,
+            "extension": attachment.extension,
+            "width": attachment.width,
+            "height": attachment.height,
+            "filesize": attachment.filesize,
+            "sizes": sizes,
+        }
+    )

@@ -1,4 +1,5 @@
 """schema.org JSON-LD of events, venues and organizers (docs/contract/events.md §1.5), shared by the API and public pages."""
+
 import datetime as dt
 import re
 from decimal import Decimal, InvalidOperation

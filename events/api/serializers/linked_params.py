@@ -3,6 +3,7 @@
 The create declarations also validate the venue/organizer objects nested in event writes
 (`nested_linked_fields`).
 """
+
 from functools import partial
 from urllib.parse import urlsplit
 
@@ -228,7 +229,9 @@ class OrganizerFields(Params):
     date = DateParam(typed=True, default=None, help_text=_("The publication date, in the site's time zone."))
     date_utc = DateParam(typed=True, default=None, help_text=_("The publication date, in UTC."))
     description = StringParam(default=None, help_text=_("The organizer description, as HTML."))
-    status = RawParam(validator=registered_status, wp_type="string", default=None, help_text=_("The organizer's status."))
+    status = RawParam(
+        validator=registered_status, wp_type="string", default=None, help_text=_("The organizer's status.")
+    )
     phone = _text(Organizer, "phone", _("The organizer's phone number."))
     website = RawParam(
         validator=website_or_empty, wp_type="string", default=None, help_text=_("The organizer's website.")
@@ -260,12 +263,16 @@ def route_params(fields, create, id_help, slug_help):
     def declare(name, bases, /, **declared):
         return type(f"{prefix}{name}", bases, {"kind": kind, **declared})
 
-    by_id = declare("IdParams", (Params,), id=RawParam(
-        validator=existing_kind_id, wp_type="integer", required=True, help_text=id_help
-    ))
-    by_slug = declare("SlugParams", (Params,), slug=RawParam(
-        validator=kind_id_for_slug, wp_type="string", required=True, help_text=slug_help
-    ))
+    by_id = declare(
+        "IdParams",
+        (Params,),
+        id=RawParam(validator=existing_kind_id, wp_type="integer", required=True, help_text=id_help),
+    )
+    by_slug = declare(
+        "SlugParams",
+        (Params,),
+        slug=RawParam(validator=kind_id_for_slug, wp_type="string", required=True, help_text=slug_help),
+    )
 
     def with_password(name, base):
         password = _("The password of a password-protected record, to read it unblanked.")
@@ -329,6 +336,7 @@ class NestedParamsInvalid(Exception):
         """`venue[phone]: phone is not of type string.` for each failing field, in WordPress's words."""
         missing = [name for name, messages in self.errors.items() if first_error(messages).code == "required"]
         if missing:
-            return _("Missing parameter(s): %(names)s") % {"names": ", ".join(f"{outer_name}[{name}]" for name in missing)}
+            return _("Missing parameter(s): %(names)s") % {
+                "names": ", ".join(f"{outer_name}[{name}]" for name in missing)
+            }
         return " ".join(f"{outer_name}[{name}]: {first_error(messages)}" for name, messages in self.errors.items())
-

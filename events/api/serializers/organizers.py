@@ -1,4 +1,5 @@
 """The organizer record of docs/contract/venues-organizers.md §1.2."""
+
 from .json_ld import organizer_json_ld
 from .venues import LinkedRecordSerializer, without_empty
 

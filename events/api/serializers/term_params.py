@@ -1,4 +1,5 @@
 """Parameters of the categories and tags routes (docs/contract/terms.md §2-§6), declared once for both taxonomies."""
+
 from functools import partial
 
 from django.utils.translation import gettext_lazy as _
@@ -95,9 +96,11 @@ def route_params(taxonomy):
             **parent(parent_validator, _("The ID of the parent category.")),
         }
 
-    by_id = declare("IdParams", (Params,), id=RawParam(
-        validator=existing_term_id, wp_type="integer", required=True, help_text=_("The term ID.")
-    ))
+    by_id = declare(
+        "IdParams",
+        (Params,),
+        id=RawParam(validator=existing_term_id, wp_type="integer", required=True, help_text=_("The term ID.")),
+    )
     return {
         "list": declare(
             "ListParams",

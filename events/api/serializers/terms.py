@@ -1,4 +1,5 @@
 """The two shapes of a category or tag: the standalone record (docs/contract/terms.md §1) and the one embedded in events."""
+
 from types import SimpleNamespace
 
 from rest_framework import serializers

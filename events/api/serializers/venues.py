@@ -2,6 +2,7 @@
 
 Built by hand rather than from model fields: list pages and event pages render many of them.
 """
+
 import copy
 import datetime as dt
 
@@ -17,10 +18,22 @@ from .json_ld import venue_json_ld
 
 # §1.4: what a protected record shows, among the keys left after the empty values are dropped.
 BLANKED_TEXT = (
-    "description", "excerpt", "website", "phone", "email", "address", "city", "country", "province", "zip", "stateprovince",
+    "description",
+    "excerpt",
+    "website",
+    "phone",
+    "email",
+    "address",
+    "city",
+    "country",
+    "province",
+    "zip",
+    "stateprovince",
 )
 BLANKS = {
-    **dict.fromkeys(BLANKED_TEXT, ""), "image": False, **dict.fromkeys(("geo_lat", "geo_lng"), 0),
+    **dict.fromkeys(BLANKED_TEXT, ""),
+    "image": False,
+    **dict.fromkeys(("geo_lat", "geo_lng"), 0),
     **dict.fromkeys(("show_map", "show_map_link"), None),
 }
 
@@ -95,7 +108,11 @@ class LinkedRecordSerializer(serializers.BaseSerializer):
         """§1.3: only when asked for and the caller may view the record (readable, not blanked)."""
         context = self.context
         request = context["request"]
-        if context.get("json_ld") and not is_blanked(record, context) and roles.can_read(getattr(request, "user", None), record):
+        if (
+            context.get("json_ld")
+            and not is_blanked(record, context)
+            and roles.can_read(getattr(request, "user", None), record)
+        ):
             data["json_ld"] = self.json_ld(record, request)
         return data
 

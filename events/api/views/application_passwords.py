@@ -4,6 +4,7 @@ Same routes, record shape, status codes and error codes as WordPress's applicati
 controller, so that clients which make and revoke their own credentials work here unchanged.
 Users manage their own passwords; administrators also those of other users, by ID.
 """
+
 import uuid
 
 from django.contrib.auth import get_user_model
@@ -26,12 +27,30 @@ NOT_EMBEDDED = ("created", "last_used", "last_ip")
 
 # The refusal of each action for a caller who may not manage the target user's passwords.
 REFUSALS = {
-    "list": ("rest_cannot_list_application_passwords", _("Sorry, you are not allowed to list application passwords for this user.")),
-    "create": ("rest_cannot_create_application_passwords", _("Sorry, you are not allowed to create application passwords for this user.")),
-    "destroy_all": ("rest_cannot_delete_application_passwords", _("Sorry, you are not allowed to delete application passwords for this user.")),
-    "retrieve": ("rest_cannot_read_application_password", _("Sorry, you are not allowed to read this application password.")),
-    "update": ("rest_cannot_edit_application_password", _("Sorry, you are not allowed to edit this application password.")),
-    "destroy": ("rest_cannot_delete_application_password", _("Sorry, you are not allowed to delete this application password.")),
+    "list": (
+        "rest_cannot_list_application_passwords",
+        _("Sorry, you are not allowed to list application passwords for this user."),
+    ),
+    "create": (
+        "rest_cannot_create_application_passwords",
+        _("Sorry, you are not allowed to create application passwords for this user."),
+    ),
+    "destroy_all": (
+        "rest_cannot_delete_application_passwords",
+        _("Sorry, you are not allowed to delete application passwords for this user."),
+    ),
+    "retrieve": (
+        "rest_cannot_read_application_password",
+        _("Sorry, you are not allowed to read this application password."),
+    ),
+    "update": (
+        "rest_cannot_edit_application_password",
+        _("Sorry, you are not allowed to edit this application password."),
+    ),
+    "destroy": (
+        "rest_cannot_delete_application_password",
+        _("Sorry, you are not allowed to delete this application password."),
+    ),
     "introspect": (
         "rest_cannot_introspect_app_password_for_non_authenticated_user",
         _("The authenticated application password can only be introspected for the current user."),
@@ -74,7 +93,9 @@ class CreateParams(Params):
             "with the URL or DNS namespace."
         )
     )
-    name = StringParam(required=True, non_empty=True, max_length=255, help_text=_("The name of the application password."))
+    name = StringParam(
+        required=True, non_empty=True, max_length=255, help_text=_("The name of the application password.")
+    )
 
 
 class UpdateParams(Params):
@@ -91,7 +112,9 @@ def _cleaned_name(name):
     cleaned = " ".join(strip_tags(name).split())
     if not cleaned:
         raise errors.ApiError(
-            "application_password_empty_name", _("An application name is required to create an application password."), 400
+            "application_password_empty_name",
+            _("An application name is required to create an application password."),
+            400,
         )
     return cleaned
 
@@ -200,5 +223,7 @@ class ApplicationPasswordViewSet(WPViewSet):
 
     def introspect(self, request, *args, **kwargs):
         if not isinstance(request.auth, ApplicationPassword):
-            raise errors.ApiError("rest_no_authenticated_app_password", _("Cannot introspect application password."), 404)
+            raise errors.ApiError(
+                "rest_no_authenticated_app_password", _("Cannot introspect application password."), 404
+            )
         return Response(self.record(request.auth))

@@ -1,4 +1,5 @@
 """The base viewset: WordPress's request order (parameters validated before permissions) and errors."""
+
 from django.contrib.auth.models import AnonymousUser
 from rest_framework import viewsets
 from rest_framework.negotiation import DefaultContentNegotiation

@@ -5,6 +5,7 @@ rendering store as the lists join theirs; a deletion carries none (a tombstone).
 record the caller may not read (a draft, a private record, another author's pending one) is left
 out, unless it moved the record to the trash or deleted it: then it says so, with no record.
 """
+
 import json
 
 from django.utils import translation
@@ -29,8 +30,11 @@ DEFAULT_PER_PAGE, MAX_PER_PAGE = 50, 100
 POSTS = {ChangeKind.EVENT: Event, ChangeKind.VENUE: Venue, ChangeKind.ORGANIZER: Organizer}
 LINKED_SERIALIZERS = {ChangeKind.VENUE: VenueRecordSerializer, ChangeKind.ORGANIZER: OrganizerRecordSerializer}
 ROW_KINDS = {
-    ChangeKind.EVENT: store.EVENT, ChangeKind.VENUE: store.VENUE, ChangeKind.ORGANIZER: store.ORGANIZER,
-    ChangeKind.CATEGORY: store.TERM_RECORD, ChangeKind.TAG: store.TERM_RECORD,
+    ChangeKind.EVENT: store.EVENT,
+    ChangeKind.VENUE: store.VENUE,
+    ChangeKind.ORGANIZER: store.ORGANIZER,
+    ChangeKind.CATEGORY: store.TERM_RECORD,
+    ChangeKind.TAG: store.TERM_RECORD,
 }
 TAXONOMIES = {ChangeKind.CATEGORY: Taxonomy.CATEGORY, ChangeKind.TAG: Taxonomy.TAG}
 # Shown to a caller who may not read the record: it left their view.
@@ -38,7 +42,9 @@ GONE = {ChangeAction.TRASHED, ChangeAction.DELETED}
 
 
 class ChangesParams(Params):
-    since = StringParam(help_text=_("The cursor a previous page gave as `next`; without it, the feed starts at its oldest entry."))
+    since = StringParam(
+        help_text=_("The cursor a previous page gave as `next`; without it, the feed starts at its oldest entry.")
+    )
     per_page = PositiveIntegerParam(
         default=DEFAULT_PER_PAGE,
         help_text=_("Maximum number of entries to be returned in result set (at most 100)."),
@@ -62,10 +68,15 @@ class ChangesViewSet(WPViewSet):
                 record = "null"
             else:
                 continue
-            head = to_json({
-                "position": entry.pk, "kind": entry.kind, "id": entry.record_id, "action": entry.action,
-                "time": entry.time.isoformat().replace("+00:00", "Z"),
-            })
+            head = to_json(
+                {
+                    "position": entry.pk,
+                    "kind": entry.kind,
+                    "id": entry.record_id,
+                    "action": entry.action,
+                    "time": entry.time.isoformat().replace("+00:00", "Z"),
+                }
+            )
             changes.append(f'{head[:-1]},"record":{record}}}')
         return Response(JSONText(f'{{"changes":[{",".join(changes)}],"next":{to_json(str(next_cursor))}}}'))
 
@@ -83,7 +94,9 @@ def records_for(request, entries):
     assembler = store.Assembler(marker_values(request), translation.get_language())
     keys = [(ROW_KINDS[kind], record_id) for kind, record_id in readable if (kind, record_id) not in protected]
     assembler.fetch(keys)
-    assembler.fetch({key for kind, record_id in readable if kind == ChangeKind.EVENT for key in assembler.references_of(record_id)})
+    assembler.fetch(
+        {key for kind, record_id in readable if kind == ChangeKind.EVENT for key in assembler.references_of(record_id)}
+    )
     texts, missing = {}, {}
     for kind, record_id in readable:
         try:
@@ -127,8 +140,10 @@ def _built(request, kind, ids):
     """{ID: JSON text} of records the store had no rendering of (or whose password hides them)."""
     if kind == ChangeKind.EVENT:
         context = {"request": request, "blank_protected": True}
-        return {event.pk: to_json(EventRecordSerializer(event, context=context).data)
-                for event in store_free_events().filter(pk__in=ids)}
+        return {
+            event.pk: to_json(EventRecordSerializer(event, context=context).data)
+            for event in store_free_events().filter(pk__in=ids)
+        }
     if kind in LINKED_SERIALIZERS:
         context = {"request": request, "password": None, "edit_context": False}
         records = POSTS[kind].objects.select_related("image").filter(pk__in=ids)

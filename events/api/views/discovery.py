@@ -1,4 +1,5 @@
 """The REST root index, the namespace index and OPTIONS answers, generated from the route table."""
+
 from django.urls import NoReverseMatch, reverse
 from django.utils.translation import gettext_lazy as _
 from rest_framework.fields import empty
@@ -42,7 +43,8 @@ def route_entry(request, route):
         "namespace": route.namespace,
         "methods": route.methods,
         "endpoints": [
-            {"methods": list(endpoint.methods), "args": endpoint_args(route, endpoint) or []} for endpoint in route.endpoints
+            {"methods": list(endpoint.methods), "args": endpoint_args(route, endpoint) or []}
+            for endpoint in route.endpoints
         ],
     }
     if not route.has_path_variable:

@@ -1,4 +1,5 @@
 """The events routes: the list, single reads and writes (the work of a write happens in events.services.events)."""
+
 import json
 
 from django.db.models import Prefetch
@@ -74,7 +75,9 @@ class EventViewSet(WPViewSet):
             "terms",
             Prefetch(
                 "organizer_links",
-                queryset=EventOrganizer.objects.select_related("organizer", "organizer__image").order_by("position", "id"),
+                queryset=EventOrganizer.objects.select_related("organizer", "organizer__image").order_by(
+                    "position", "id"
+                ),
             ),
         )
         if self.action == "list":

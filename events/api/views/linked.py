@@ -1,4 +1,5 @@
 """The venues and organizers routes: one viewset shape for both kinds (docs/contract/venues-organizers.md)."""
+
 from django.utils import translation
 from rest_framework.response import Response
 
@@ -89,13 +90,17 @@ class LinkedViewSet(WPViewSet):
         protected = {row["pk"] for row in rows if row["password"]}
         assembler = store.Assembler(marker_values(self.request), translation.get_language(), page.state)
         return assembler.record_texts(
-            store.SOURCE_KINDS[self.model], [row["pk"] for row in rows], self.built_texts,
+            store.SOURCE_KINDS[self.model],
+            [row["pk"] for row in rows],
+            self.built_texts,
             stored=lambda pk: pk not in protected,
         )
 
     def built_texts(self, ids):
         context = self.unlock_context()
-        return {record.pk: to_json(self.serialize(record, **context)) for record in self.get_queryset().filter(pk__in=ids)}
+        return {
+            record.pk: to_json(self.serialize(record, **context)) for record in self.get_queryset().filter(pk__in=ids)
+        }
 
     def filter_values(self):
         params, values = self.params, {}

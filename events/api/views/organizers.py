@@ -1,4 +1,5 @@
 """The organizers routes (docs/contract/venues-organizers.md)."""
+
 from django.utils.translation import gettext_lazy as _
 
 from ...models import Organizer, PostKind
@@ -18,10 +19,14 @@ class OrganizerViewSet(LinkedViewSet):
     params_classes = params.ROUTE_PARAMS[PostKind.ORGANIZER]
     refusals = {
         "not_accessible": (
-            "organizer-not-accessible", _("You are not allowed to read the organizer with the ID %(id)s."), 403
+            "organizer-not-accessible",
+            _("You are not allowed to read the organizer with the ID %(id)s."),
+            403,
         ),
         "in_trash": ("organizer-is-in-trash", _("The organizer with the ID %(id)s is already in the trash."), 410),
         "page_not_found": (
-            "organizer-archive-page-not-found", _("The requested page of organizers does not exist."), 404
+            "organizer-archive-page-not-found",
+            _("The requested page of organizers does not exist."),
+            404,
         ),
     }

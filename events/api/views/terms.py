@@ -1,4 +1,5 @@
 """The categories and tags routes: one viewset shape for both taxonomies (docs/contract/terms.md)."""
+
 from django.utils import translation
 from rest_framework.response import Response
 
@@ -22,7 +23,19 @@ from ..serializers.terms import TermRecordSerializer, term_urls
 from .base import WPViewSet
 
 # The list parameters echoed into rest_url and the page links, in declaration order.
-ECHOED_PARAMS = ("per_page", "search", "exclude", "include", "order", "orderby", "hide_empty", "parent", "post", "event", "slug")
+ECHOED_PARAMS = (
+    "per_page",
+    "search",
+    "exclude",
+    "include",
+    "order",
+    "orderby",
+    "hide_empty",
+    "parent",
+    "post",
+    "event",
+    "slug",
+)
 
 
 class TermViewSet(WPViewSet):
@@ -55,7 +68,9 @@ class TermViewSet(WPViewSet):
         statement = ListStatement(Term, key, page_query, reads=reads(filters, orderby))
         page = self.fetch_page(statement, params["page"], per_page)
         echoed = self.echoed_filters(per_page)
-        return remembered_list(request, statement, page, echoed, lambda: self.list_response(self.page_records(page), page, echoed))
+        return remembered_list(
+            request, statement, page, echoed, lambda: self.list_response(self.page_records(page), page, echoed)
+        )
 
     def page_records(self, page):
         """The JSON texts of a page's records: stored renderings, built (and stored) where missing."""

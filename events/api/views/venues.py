@@ -1,4 +1,5 @@
 """The venues routes (docs/contract/venues-organizers.md)."""
+
 from django.utils.translation import gettext_lazy as _
 
 from ...models import PostKind, Venue

@@ -1,4 +1,5 @@
 """`events-calendar/v1/webhooks`: administrators' webhook subscriptions and their delivery logs."""
+
 from django.utils.translation import gettext_lazy as _
 from rest_framework.permissions import BasePermission
 from rest_framework.response import Response
@@ -23,20 +24,31 @@ def _choices(allowed):
     def validate(field, values):
         unknown = [value for value in values if value not in allowed]
         if unknown:
-            field.refuse(_("%(param)s must hold only these values: %(values)s.") % {
-                "param": field.field_name, "values": ", ".join(allowed)})
+            field.refuse(
+                _("%(param)s must hold only these values: %(values)s.")
+                % {"param": field.field_name, "values": ", ".join(allowed)}
+            )
         return values
+
     return validate
 
 
 def kinds_param(**kwargs):
-    return ListParam(validator=_choices(ALL_KINDS), wp_items={"type": "string", "enum": ALL_KINDS},
-                     help_text=_("The kinds of records whose changes are sent (all when not given)."), **kwargs)
+    return ListParam(
+        validator=_choices(ALL_KINDS),
+        wp_items={"type": "string", "enum": ALL_KINDS},
+        help_text=_("The kinds of records whose changes are sent (all when not given)."),
+        **kwargs,
+    )
 
 
 def actions_param(**kwargs):
-    return ListParam(validator=_choices(ALL_ACTIONS), wp_items={"type": "string", "enum": ALL_ACTIONS},
-                     help_text=_("The actions sent (all when not given)."), **kwargs)
+    return ListParam(
+        validator=_choices(ALL_ACTIONS),
+        wp_items={"type": "string", "enum": ALL_ACTIONS},
+        help_text=_("The actions sent (all when not given)."),
+        **kwargs,
+    )
 
 
 class CreateParams(Params):
@@ -54,7 +66,9 @@ class UpdateParams(Params):
 
 
 class DeliveriesParams(Params):
-    per_page = PositiveIntegerParam(default=MAX_DELIVERIES, help_text=_("How many of the latest deliveries (at most 100)."))
+    per_page = PositiveIntegerParam(
+        default=MAX_DELIVERIES, help_text=_("How many of the latest deliveries (at most 100).")
+    )
 
 
 def no_webhook():
@@ -63,8 +77,12 @@ def no_webhook():
 
 def subscription_record(subscription, with_secret=False):
     record = {
-        "id": subscription.pk, "url": subscription.url, "kinds": subscription.kinds, "actions": subscription.actions,
-        "active": subscription.active, "disabled_reason": subscription.disabled_reason,
+        "id": subscription.pk,
+        "url": subscription.url,
+        "kinds": subscription.kinds,
+        "actions": subscription.actions,
+        "active": subscription.active,
+        "disabled_reason": subscription.disabled_reason,
         "created": subscription.created.isoformat().replace("+00:00", "Z"),
     }
     if with_secret:
@@ -77,10 +95,16 @@ def delivery_record(delivery):
         return value.isoformat().replace("+00:00", "Z") if value else None
 
     return {
-        "id": delivery.message_id, "position": delivery.position, "kind": delivery.kind,
-        "record_id": delivery.record_id, "action": delivery.action, "status": delivery.status,
-        "attempts": delivery.attempts, "response_status": delivery.response_status,
-        "last_attempt": moment(delivery.last_attempt), "next_attempt": moment(delivery.next_attempt),
+        "id": delivery.message_id,
+        "position": delivery.position,
+        "kind": delivery.kind,
+        "record_id": delivery.record_id,
+        "action": delivery.action,
+        "status": delivery.status,
+        "attempts": delivery.attempts,
+        "response_status": delivery.response_status,
+        "last_attempt": moment(delivery.last_attempt),
+        "next_attempt": moment(delivery.next_attempt),
         "error": delivery.error,
     }
 
@@ -98,12 +122,17 @@ class WebhookViewSet(WPViewSet):
         return subscription
 
     def list(self, request, *args, **kwargs):
-        return Response([subscription_record(subscription) for subscription in WebhookSubscription.objects.order_by("pk")])
+        return Response(
+            [subscription_record(subscription) for subscription in WebhookSubscription.objects.order_by("pk")]
+        )
 
     def create(self, request, *args, **kwargs):
         params = self.params
         subscription = subscriptions.create_subscription(
-            params["url"], kinds=params.get("kinds"), actions=params.get("actions"), active=params.get("active", True),
+            params["url"],
+            kinds=params.get("kinds"),
+            actions=params.get("actions"),
+            active=params.get("active", True),
         )
         # The secret is shown here and in the admin; the other answers leave it out.
         return Response(subscription_record(subscription, with_secret=True), status=201)
@@ -124,4 +153,6 @@ class WebhookViewSet(WPViewSet):
     def deliveries(self, request, *args, **kwargs):
         subscription = self.subscription()
         latest = WebhookDelivery.objects.filter(subscription=subscription).order_by("-position")
-        return Response([delivery_record(delivery) for delivery in latest[: min(self.params["per_page"], MAX_DELIVERIES)]])
+        return Response(
+            [delivery_record(delivery) for delivery in latest[: min(self.params["per_page"], MAX_DELIVERIES)]]
+        )

@@ -1,4 +1,5 @@
 """Empty the calendar (events, venues, organizers, terms, their links, images and files); keep users and roles."""
+
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
@@ -22,8 +23,14 @@ def clear_calendar():
         Venue.objects.update(image=None)
         Organizer.objects.update(image=None)
         Term.objects.update(parent=None)
-        for label, model in (("events", Event), ("venues", Venue), ("organizers", Organizer),
-                             ("categories and tags", Term), ("images", Attachment), ("record IDs", PostIdentity)):
+        for label, model in (
+            ("events", Event),
+            ("venues", Venue),
+            ("organizers", Organizer),
+            ("categories and tags", Term),
+            ("images", Attachment),
+            ("record IDs", PostIdentity),
+        ):
             counts[label] = model.objects.all().delete()[0]
         # Logs the deletions in this transaction (the store needs nothing left to render).
         changes.finished()
@@ -42,7 +49,9 @@ class Command(BaseCommand):
 
     def handle(self, *args, yes=False, **options):
         if not yes:
-            raise CommandError("This deletes every event, venue, organizer, category, tag and image. Run it again with --yes to confirm.")
+            raise CommandError(
+                "This deletes every event, venue, organizer, category, tag and image. Run it again with --yes to confirm."
+            )
         counts = clear_calendar()
         summary = ", ".join(f"{count} {label}" for label, count in counts.items() if label != "record IDs")
         self.stdout.write(f"Calendar emptied ({summary}); users and roles kept.")

@@ -1,4 +1,5 @@
 """Run the webhook deliveries due now through the workers' task code (for cron, tests and checks)."""
+
 from django.core.management.base import BaseCommand
 
 from events.changelog.feed import remove_expired

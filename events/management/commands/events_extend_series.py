@@ -1,4 +1,5 @@
 """Make the occurrences of open-ended recurring series up to the horizon: meant to run daily (cron)."""
+
 from django.core.management.base import BaseCommand, CommandError
 
 from events.services.recurrence import extend_open_series

@@ -1,4 +1,5 @@
 """Render every record into the API's rendering store again, or check that the store is true."""
+
 from django.core.management.base import BaseCommand, CommandError
 
 from events import store
@@ -12,7 +13,9 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser):
-        parser.add_argument("--check", action="store_true", help="Compare instead of rebuilding; exit 1 on a difference.")
+        parser.add_argument(
+            "--check", action="store_true", help="Compare instead of rebuilding; exit 1 on a difference."
+        )
 
     def handle(self, *args, check=False, **options):
         if check:

@@ -1,4 +1,5 @@
 """Create or update a user holding exactly one calendar role, and issue application passwords."""
+
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.core.management.base import BaseCommand, CommandError
