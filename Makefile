@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run serve docs screenshots test test-postgres test-newest-django install migrate demo messages bench clean
+.PHONY: run serve docs screenshots lint format test test-postgres test-newest-django install migrate demo messages bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -54,6 +54,16 @@ test-newest-django:
 messages: install
 	cd events && ../$(BIN)/python ../manage.py makemessages -l zh_Hans -l zh_Hant --no-obsolete --no-wrap
 	cd events && ../$(BIN)/python ../manage.py compilemessages
+
+# Lint and layout ([tool.ruff] in pyproject.toml), as CI checks them; `make format` rewrites.
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports
+
+format: install
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .
 
 # The documentation site (docs/, mkdocs.yml) into site/; a warning (a broken link) fails the build.
 docs: install
