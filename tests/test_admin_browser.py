@@ -137,6 +137,15 @@ def test_an_editor_makes_events_with_ordered_organizers_and_rich_text_in_english
             page.screenshot(path=str(ARTIFACTS / "admin-event-list.png"), full_page=True)
             # The list fits the screen: no horizontal scrolling at 1366 px.
             assert page.evaluate("document.documentElement.scrollWidth") <= 1366
+            # ...nor inside the results, with the navigation sidebar open: the last column shows,
+            # and a short title takes one line.
+            results = page.locator("#changelist .results").bounding_box()
+            featured = page.locator("#result_list th.column-featured").bounding_box()
+            assert featured["x"] + featured["width"] <= results["x"] + results["width"] + 1
+            title = page.locator("#result_list th.field-title a", has_text="Jazz night").bounding_box()
+            assert title["height"] < 1.8 * page.evaluate(
+                "parseFloat(getComputedStyle(document.querySelector('#result_list th.field-title a')).lineHeight)"
+            )
         finally:
             context.close()
             browser.close()

@@ -221,7 +221,7 @@ def term_names(event, taxonomy):
 class EventAdmin(SortableAdminBase, PostAdmin):
     form = EventAdminForm
     inlines = (EventOrganizerInline,)
-    list_display = ("title", "when", "series_place", "status", "venue", "category_names", "featured")
+    list_display = ("title", "when", "status", "venue", "category_names", "featured")
     list_filter = (
         EventTimeListFilter,
         "status",
@@ -280,13 +280,16 @@ class EventAdmin(SortableAdminBase, PostAdmin):
         # Editing an occurrence asks first how far the change goes.
         return ((_("Recurring series"), {"fields": ("recurrence_scope",)}), *fieldsets)
 
-    @admin.display(description=_("series"))
-    def series_place(self, event):
-        return series_mark(event)
-
     @admin.display(description=_("when"), ordering="start_utc")
     def when(self, event):
-        return format_html('<span title="{}">{}</span>', event.timezone_name or site_zone_name(), describe_when(event))
+        # An occurrence's place in its series follows its date: a column of its own would push the
+        # list past a laptop's width.
+        return format_html(
+            '<span title="{}">{}</span> {}',
+            event.timezone_name or site_zone_name(),
+            describe_when(event),
+            series_mark(event),
+        )
 
     @admin.display(description=_("event categories"))
     def category_names(self, event):
