@@ -517,3 +517,17 @@ def test_the_document_and_the_index_describe_recurrence_in_each_language(api):
         args = {name: arg for endpoint in endpoints for name, arg in endpoint["args"].items()}
         descriptions.add((args["recurrence"]["description"], args["recurrence_scope"]["description"]))
     assert len(descriptions) == 3
+
+
+def test_an_occurrence_restored_from_the_trash_is_in_its_series_again(editor):
+    series = create_series(editor)
+    third = series_list(editor, series["id"])[2]
+    assert editor.delete(f"{API}/events/{third['id']}").status_code == 200
+    assert series_list(editor, series["id"])[0]["recurrence"]["exclusions"] == [third["start_date"]]
+    restored = editor.post(f"{API}/events/{third['id']}", {"status": "publish"}, format="json")
+    assert restored.status_code == 200, restored.json()
+    records = series_list(editor, series["id"])
+    assert [record["id"] for record in records].count(third["id"]) == 1
+    assert len(records) == 10
+    assert {tuple(record["recurrence"]["exclusions"]) for record in records} == {()}
+    assert [record["recurrence"]["position"] for record in records] == list(range(1, 11))

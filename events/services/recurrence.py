@@ -528,6 +528,8 @@ def after_update(event, user, before, scope):
     carry the change to the following occurrences (split into a new series) or to all of them."""
     if before is None or event.series_id is None:
         return
+    if before.columns["status"] == PostStatus.TRASH and event.status != PostStatus.TRASH:
+        _rejoin(event)
     columns, links = before.changes(event)
     scope = scope or THIS
     if scope == THIS:
@@ -548,6 +550,24 @@ def after_update(event, user, before, scope):
             split(event, user)
     first_moved(event)
     _propagate(event, [name for name in columns if name not in OWN_COLUMNS], links, user)
+
+
+def _rejoin(event):
+    """An occurrence restored from the trash is in its series again: its start leaves the
+    exclusions, and the series (its numbering, every record's `recurrence`) is made again."""
+    if event.pk == event.series_id:
+        return
+    series = Series.objects.get(pk=event.series_id)
+    recurrence = Recurrence.of(series)
+    start = wall_clock(event.occurrence_start)
+    if start not in recurrence.exclusions:
+        return
+    recurrence = Recurrence(recurrence.rules, recurrence.dates, tuple(d for d in recurrence.exclusions if d != start))
+    recurrence.store(series)
+    series.save()
+    occurrences = series_events(series.pk, lock=False)
+    first = next(occurrence for occurrence in occurrences if occurrence.pk == series.pk)
+    materialise(series, first, recurrence, occurrences)
 
 
 def _propagate(event, columns, links, user):
