@@ -187,7 +187,7 @@ class Assembler:
         self.absent.update(key for key in keys if key not in self.rows)
 
     def record_texts(self, kind, ids, build, stored=None):
-        """The JSON texts of a list page's venues, organizers or terms (row `kind`), in `ids` order:
+        """{ID: JSON text} of a list page's venues, organizers or terms (row `kind`), in `ids` order:
         stored renderings, and `build(ids)` → {id: text} for the others, which are then stored.
         `stored(id)` false: the record's text depends on the request and is always built."""
         keys = {pk: (kind, pk) for pk in ids if stored is None or stored(pk)}
@@ -197,7 +197,7 @@ class Assembler:
         if missing:
             texts.update(build(missing))
             self.keep_missing()
-        return [texts[pk] for pk in ids if pk in texts]
+        return {pk: texts[pk] for pk in ids if pk in texts}
 
     def keep_missing(self, embedded_too=True):
         """Store what this request looked for and did not find (rows that exist by then are kept),

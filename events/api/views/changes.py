@@ -6,8 +6,6 @@ record the caller may not read (a draft, a private record, another author's pend
 out, unless it moved the record to the trash or deleted it: then it says so, with no record.
 """
 
-import json
-
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 from rest_framework.response import Response
@@ -20,11 +18,11 @@ from ..calendar_doc import build_calendar_document
 from ..links import marker_values
 from ..params import Params, PositiveIntegerParam, StringParam
 from ..renderers import JSONText
-from ..serializers.events import EventRecordSerializer, blank_protected, is_protected
 from ..serializers.organizers import OrganizerRecordSerializer
 from ..serializers.terms import TermRecordSerializer
 from ..serializers.venues import VenueRecordSerializer
 from .base import WPViewSet
+from .events import EventViewSet, event_texts
 
 DEFAULT_PER_PAGE, MAX_PER_PAGE = 50, 100
 POSTS = {ChangeKind.EVENT: Event, ChangeKind.VENUE: Venue, ChangeKind.ORGANIZER: Organizer}
@@ -89,33 +87,31 @@ def records_for(request, entries):
         if entry.action != ChangeAction.DELETED:
             wanted.setdefault(entry.kind, set()).add(entry.record_id)
     readable, facts = _readable(request.user, wanted)
-    # What a venue's or organizer's password hides depends on the request: always built.
-    protected = {key for key, record in facts.items() if record.password and key[0] != ChangeKind.EVENT}
     assembler = store.Assembler(marker_values(request), translation.get_language())
-    keys = [(ROW_KINDS[kind], record_id) for kind, record_id in readable if (kind, record_id) not in protected]
-    assembler.fetch(keys)
-    assembler.fetch(
-        {key for kind, record_id in readable if kind == ChangeKind.EVENT for key in assembler.references_of(record_id)}
-    )
-    texts, missing = {}, {}
-    for kind, record_id in readable:
-        try:
-            if (kind, record_id) in protected:
-                raise store.Unresolved((kind, record_id))
-            if kind == ChangeKind.EVENT:
-                text = assembler.event_text(record_id)
-                # docs/contract/events.md §1.6: what a password-protected event shows depends on the request.
-                if is_protected(facts[kind, record_id], request):
-                    text = to_json(blank_protected(json.loads(text)))
-                texts[kind, record_id] = text
-            else:
-                texts[kind, record_id] = assembler.fragment_text((ROW_KINDS[kind], record_id))
-        except store.Unresolved:
-            missing.setdefault(kind, set()).add(record_id)
-    for kind, ids in missing.items():
-        texts.update(((kind, pk), text) for pk, text in _built(request, kind, ids).items())
-    if missing:
-        assembler.keep_missing()
+
+    def stored(kind, pk):
+        # What a venue's or organizer's password hides depends on the request: always built.
+        return kind == ChangeKind.EVENT or not (kind in POSTS and facts[kind, pk].password)
+
+    # Every kind's stored rows in one statement: event_texts and record_texts then find them held.
+    assembler.fetch([(ROW_KINDS[kind], pk) for kind, pk in readable if stored(kind, pk)])
+    event_ids = sorted(record_id for kind, record_id in readable if kind == ChangeKind.EVENT)
+    texts = {
+        (ChangeKind.EVENT, pk): text
+        for pk, text in event_texts(
+            request, assembler, event_ids, {pk: facts[ChangeKind.EVENT, pk] for pk in event_ids}, store_free_events()
+        ).items()
+    }
+
+    for kind in sorted({kind for kind, _record_id in readable} - {ChangeKind.EVENT}):
+        ids = sorted(record_id for other, record_id in readable if other == kind)
+        built = assembler.record_texts(
+            ROW_KINDS[kind],
+            ids,
+            lambda missing, kind=kind: _built(request, kind, missing),
+            stored=lambda pk, kind=kind: stored(kind, pk),
+        )
+        texts.update(((kind, pk), text) for pk, text in built.items())
     return texts
 
 
@@ -138,12 +134,6 @@ def _readable(user, wanted):
 
 def _built(request, kind, ids):
     """{ID: JSON text} of records the store had no rendering of (or whose password hides them)."""
-    if kind == ChangeKind.EVENT:
-        context = {"request": request, "blank_protected": True}
-        return {
-            event.pk: to_json(EventRecordSerializer(event, context=context).data)
-            for event in store_free_events().filter(pk__in=ids)
-        }
     if kind in LINKED_SERIALIZERS:
         context = {"request": request, "password": None, "edit_context": False}
         records = POSTS[kind].objects.select_related("image").filter(pk__in=ids)
@@ -164,8 +154,6 @@ class CalendarDocViewSet(WPViewSet):
 
 def store_free_events():
     """Events with everything their record reads, as the events routes read them."""
-    from .events import EventViewSet
-
     view = EventViewSet()
     view.action = "retrieve"
     return view.get_queryset()

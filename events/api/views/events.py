@@ -110,26 +110,10 @@ class EventViewSet(WPViewSet):
     def page_records(self, page):
         """The JSON texts of a page's records: stored renderings joined; those not stored yet are built
         (and stored). Texts, not dicts: parsing and writing them again would cost more than the join."""
-        request, rows = self.request, page.rows
-        assembler = store.Assembler(marker_values(request), translation.get_language(), page.state)
-        page_ids = [row["pk"] for row in rows]
-        assembler.fetch_events(page_ids)
-        records = {}
-        for row in rows:
-            try:
-                text = assembler.event_text(row["pk"])
-            except store.Unresolved:
-                continue
-            # docs/contract/events.md §1.6: what a password-protected event shows depends on the request.
-            if is_protected(store.RecordFacts.of_event(row), request):
-                text = to_json(blank_protected(json.loads(text)))
-            records[row["pk"]] = text
-        built = [pk for pk in page_ids if pk not in records]
-        if built:
-            context = {"request": request, "blank_protected": True}
-            for event in self.get_queryset().filter(pk__in=built):
-                records[event.pk] = to_json(EventRecordSerializer(event, context=context).data)
-            assembler.keep_missing()
+        assembler = store.Assembler(marker_values(self.request), translation.get_language(), page.state)
+        page_ids = [row["pk"] for row in page.rows]
+        facts = {row["pk"]: store.RecordFacts.of_event(row) for row in page.rows}
+        records = event_texts(self.request, assembler, page_ids, facts, self.get_queryset())
         return [records[pk] for pk in page_ids]
 
     def echoed_filters(self, window, per_page):
@@ -242,3 +226,27 @@ class EventViewSet(WPViewSet):
         """The record as saved, read back with everything the serializer needs (no json_ld on writes)."""
         fresh = self.get_queryset().get(pk=event.pk)
         return EventRecordSerializer(fresh, context={"request": self.request}).data
+
+
+def event_texts(request, assembler, event_ids, facts, queryset):
+    """{ID: JSON text} of these events as a v1 list shows them to the caller of `request`: stored
+    renderings joined (blanked where a password hides them), the others built from `queryset` with
+    the serializer and stored. `facts[ID]` holds what the password rule reads of each event."""
+    assembler.fetch_events(event_ids)
+    records = {}
+    for pk in event_ids:
+        try:
+            text = assembler.event_text(pk)
+        except store.Unresolved:
+            continue
+        # docs/contract/events.md §1.6: what a password-protected event shows depends on the request.
+        if is_protected(facts[pk], request):
+            text = to_json(blank_protected(json.loads(text)))
+        records[pk] = text
+    built = [pk for pk in event_ids if pk not in records]
+    if built:
+        context = {"request": request, "blank_protected": True}
+        for event in queryset.filter(pk__in=built):
+            records[event.pk] = to_json(EventRecordSerializer(event, context=context).data)
+        assembler.keep_missing()
+    return records

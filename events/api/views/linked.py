@@ -89,12 +89,13 @@ class LinkedViewSet(WPViewSet):
         rows = page.rows
         protected = {row["pk"] for row in rows if row["password"]}
         assembler = store.Assembler(marker_values(self.request), translation.get_language(), page.state)
-        return assembler.record_texts(
+        texts = assembler.record_texts(
             store.SOURCE_KINDS[self.model],
             [row["pk"] for row in rows],
             self.built_texts,
             stored=lambda pk: pk not in protected,
         )
+        return list(texts.values())
 
     def built_texts(self, ids):
         context = self.unlock_context()

@@ -75,7 +75,9 @@ class TermViewSet(WPViewSet):
     def page_records(self, page):
         """The JSON texts of a page's records: stored renderings, built (and stored) where missing."""
         assembler = store.Assembler(marker_values(self.request), translation.get_language(), page.state)
-        return assembler.record_texts(store.TERM_RECORD, [row["pk"] for row in page.rows], self.built_texts)
+        return list(
+            assembler.record_texts(store.TERM_RECORD, [row["pk"] for row in page.rows], self.built_texts).values()
+        )
 
     def built_texts(self, ids):
         # One context: category ancestors are loaded once, not per record.
