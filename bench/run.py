@@ -54,6 +54,12 @@ WARM_READS = 4
 BENCH_READER, BENCH_WRITER = "bench-subscriber", "bench-editor"
 BENCH_PASSWORD = "bench-login-password"
 APP_PASSWORD, LOGIN_PASSWORD = "app password", "login password"
+LOG_INSERTS_HEADER = "X-Bench-Log-Inserts"
+# The write rows' series: daily for two years, the issue's measure of a bulk write.
+SERIES_RULE = "FREQ=DAILY;COUNT=730"
+SMALL_SERIES_RULE = "FREQ=DAILY;COUNT=10"
+# Entries of the changes-feed row's pages, measured against a v1 list page of 50 records.
+CHANGES_PER_PAGE = 100
 
 # Run as a script, Python puts bench/ itself first on the path; the project root is what imports need.
 if sys.path and Path(sys.path[0]).resolve() == ROOT / "bench":
@@ -85,6 +91,13 @@ def parse_args(argv=None):
     parser.add_argument("--worker-class", default="gthread", choices=["gthread", "sync"], help="gunicorn worker class")
     parser.add_argument("--threads", type=int, default=4, help="threads per gthread worker (default 4)")
     parser.add_argument("--reuse", action="store_true", help="keep the calendar already in the database, if any")
+    parser.add_argument(
+        "--series-share",
+        type=float,
+        default=0.0,
+        metavar="FRACTION",
+        help="when seeding, this share of the events are occurrences of weekly series (default 0)",
+    )
     parser.add_argument("--endpoints", default="", help="measure only these endpoint names (comma-separated)")
     parser.add_argument("--explain", action="store_true", help="print each endpoint's SQL with timings and plans")
     parser.add_argument("--json", dest="json_path", help="also write the figures to this JSON file")
@@ -120,6 +133,8 @@ def parse_args(argv=None):
         parser.error("--concurrency needs positive integers")
     if args.events < 1 or args.duration <= 0 or args.workers < 1 or args.threads < 1:
         parser.error("--events, --duration, --workers and --threads must be positive")
+    if not 0 <= args.series_share < 1:
+        parser.error("--series-share is a fraction from 0 up to, not including, 1")
     args.without_memory = [name.strip() for name in args.without_memory.split(",") if name.strip()]
     return args
 
@@ -208,14 +223,18 @@ class Calendar:
     venue_ids: list
     category_slug: str
     start_date: str
+    series: int = 0
+    occurrences: int = 0
+    # Positions of the change log the changes-feed row reads after, spread over the whole log.
+    change_positions: list = field(default_factory=list)
 
 
-def prepare_calendar(n_events, reuse):
+def prepare_calendar(n_events, reuse, series_share):
     from django.core.management import call_command
     from django.db import connection
 
     from bench import seed
-    from events.models import Event
+    from events.models import ChangeEntry, Event
 
     call_command("migrate", verbosity=0, interactive=False)
     existing = Event.objects.count()
@@ -238,18 +257,29 @@ def prepare_calendar(n_events, reuse):
             elif done == total or done % 25_000 == 0:
                 print(f"  seeded {done:,}/{total:,} events", flush=True)
 
-        summary = seed.seed_calendar(n_events, progress=progress)
+        series = seed.series_count(n_events, series_share)
+        # Each series turns one seeded event into SERIES_LENGTH occurrences.
+        summary = seed.seed_calendar(n_events - series * (seed.SERIES_LENGTH - 1), progress=progress)
         if interactive:
             print()
         print(f"seeded in {time.perf_counter() - started:.1f} s: {asdict(summary)}")
+        seed.seed_change_log()
+        if series:
+            started = time.perf_counter()
+            seed.seed_series(series)
+            print(f"made {series:,} series of {seed.SERIES_LENGTH} in {time.perf_counter() - started:.1f} s")
+    if not ChangeEntry.objects.exists():
+        # A calendar seeded before the change log existed.
+        seed.seed_change_log()
     if connection.vendor == "postgresql":
         seed.vacuum_analyze()
     return describe_calendar()
 
 
 def describe_calendar():
-    from events.models import Category, Event, Organizer, PostStatus, Tag, Venue
+    from events.models import Category, ChangeEntry, Event, Organizer, PostStatus, Series, Tag, Venue
 
+    last_change = ChangeEntry.objects.order_by("-id").values_list("id", flat=True).first() or 0
     listed = Event.objects.filter(status=PostStatus.PUBLISH, hide_from_listings=False, password="")
     ids = list(listed.filter(venue__isnull=False).order_by("id").values_list("id", flat=True))
     step = max(1, len(ids) // SAMPLE_EVENT_IDS)
@@ -267,6 +297,9 @@ def describe_calendar():
         ),
         category_slug=busiest.slug if busiest else "",
         start_date=(dt.date.today() + dt.timedelta(days=30)).isoformat(),
+        series=Series.objects.count(),
+        occurrences=Event.objects.filter(series__isnull=False).count(),
+        change_positions=list(range(0, last_change, max(1, last_change // SAMPLE_EVENT_IDS)))[:SAMPLE_EVENT_IDS],
     )
 
 
@@ -282,6 +315,8 @@ class Load:
     # Revalidating rows: each path is sent with If-None-Match: the ETag its first answer carried.
     revalidate: bool = False
     path_headers: dict = field(default_factory=dict)
+    # Series writes: the same write on a series of 10 rather than 730 (write_query_counts).
+    small_series: object = None
 
     @property
     def anonymous(self):
@@ -319,12 +354,44 @@ def basic_header(username, password):
     return "Basic " + base64.b64encode(f"{username}:{password}".encode()).decode()
 
 
-def new_event_body(n):
+def new_event_body(n, recurrence=None):
     # Drafts: creating them leaves the lists measured in the same run as they were.
     day = dt.date.today() + dt.timedelta(days=400 + n % 300)
-    return json.dumps(
-        {"title": f"Bench event {n}", "status": "draft", "start_date": f"{day} 10:00:00", "end_date": f"{day} 12:00:00"}
-    ).encode()
+    body = {
+        "title": f"Bench event {n}",
+        "status": "draft",
+        "start_date": f"{day} 10:00:00",
+        "end_date": f"{day} 12:00:00",
+    }
+    if recurrence:
+        body["recurrence"] = {"rules": [recurrence]}
+    return json.dumps(body).encode()
+
+
+def new_series_body(n):
+    return new_event_body(n, SERIES_RULE)
+
+
+def new_title_body(n, scope=None):
+    return json.dumps({"title": f"Bench title {n}", **({"recurrence_scope": scope} if scope else {})}).encode()
+
+
+def new_series_title_body(n):
+    return new_title_body(n, "all")
+
+
+def bench_drafts():
+    """A draft event and a draft daily series of two years, written by the bench's editor, whose
+    titles the write rows change: {"event": id, "series": id}."""
+    from django.contrib.auth import get_user_model
+
+    from events.services.events import create_event
+
+    editor = get_user_model().objects.get(username=BENCH_WRITER)
+    made = {}
+    for name, rule in (("event", None), ("series", SERIES_RULE), ("small series", SMALL_SERIES_RULE)):
+        made[name] = create_event(editor, json.loads(new_event_body(0, rule))).pk
+    return made
 
 
 def endpoints_for(calendar, signed):
@@ -352,11 +419,42 @@ def endpoints_for(calendar, signed):
     # A sync client asking "anything new?": the 304 must cost far less than the answer itself.
     endpoints["events?per_page=10 [If-None-Match]"] = Load([f"{api}/events?per_page=10"], revalidate=True)
     endpoints["events/{id} [If-None-Match]"] = Load(single_paths, revalidate=True)
+    endpoints[f"changes?per_page={CHANGES_PER_PAGE}"] = Load(changes_paths(calendar))
     for credential, (_reader, writer) in signed.items():
         endpoints[f"POST events [{credential}]"] = Load(
             [f"{api}/events"], {**writer, "Content-Type": "application/json"}, "POST", new_event_body
         )
+    # Series writes, against one event's: the same editor, application password.
+    writer = {**signed[APP_PASSWORD][1], "Content-Type": "application/json"}
+    drafts = bench_drafts()
+    endpoints["POST events [series of 730]"] = Load(
+        [f"{api}/events"],
+        writer,
+        "POST",
+        new_series_body,
+        small_series=([f"{api}/events"], lambda n: new_event_body(n, SMALL_SERIES_RULE)),
+    )
+    endpoints["PATCH events/{id} [title]"] = Load([f"{api}/events/{drafts['event']}"], writer, "PATCH", new_title_body)
+    endpoints["PATCH events/{id} [title of series of 730]"] = Load(
+        [f"{api}/events/{drafts['series']}"],
+        writer,
+        "PATCH",
+        new_series_title_body,
+        small_series=([f"{api}/events/{drafts['small series']}"], new_series_title_body),
+    )
     return endpoints
+
+
+def changes_paths(calendar):
+    """Pages of the changes feed after positions spread over the log, each with a fresh cursor."""
+    from events.changelog.feed import Cursor
+
+    now = int(time.time())
+    namespace = "/wp-json/events-calendar/v1"
+    return [
+        f"{namespace}/changes?{urlencode({'per_page': CHANGES_PER_PAGE, 'since': str(Cursor(position, now))})}"
+        for position in calendar.change_positions or [0]
+    ]
 
 
 # --- server ----------------------------------------------------------------------------------
@@ -632,6 +730,35 @@ def list_query_counts(port, endpoints):
     return rows
 
 
+def send(port, method, path, headers, body):
+    """One request on a new connection: (status, queries, change-log inserts, milliseconds)."""
+    conn = http.client.HTTPConnection(HOST, port, timeout=REQUEST_TIMEOUT)
+    try:
+        started = time.perf_counter()
+        conn.request(method, path, body=body, headers={"Accept": "application/json", **headers})
+        response = conn.getresponse()
+        response.read()
+        elapsed = (time.perf_counter() - started) * 1000
+        return response.status, response.getheader(QUERIES_HEADER), response.getheader(LOG_INSERTS_HEADER), elapsed
+    finally:
+        conn.close()
+
+
+def write_query_counts(port, endpoints):
+    """Statements (and change-log appends) of one write of each kind, a series of 10 beside one of
+    730: a series' statements must not grow with its occurrences, and a write of one event must
+    append one log entry."""
+    rows = []
+    writes = {name: load for name, load in endpoints.items() if load.method != "GET"}
+    for name, load in writes.items():
+        rows.append((name, send(port, load.method, load.paths[0], load.headers, load.body(next(BODY_NUMBERS)))))
+        if load.small_series:
+            paths, body = load.small_series
+            label = name.replace("series of 730", "series of 10")
+            rows.append((label, send(port, load.method, paths[0], load.headers, body(next(BODY_NUMBERS)))))
+    return rows
+
+
 class BackgroundWriter:
     """An editor's client updating two events and one venue per second, as a site with editors at work.
 
@@ -772,6 +899,7 @@ def print_header(args, database_url, calendar):
         f"  calendar: {calendar.events:,} events ({calendar.published_listed:,} listed), {calendar.venues:,} venues, "
         f"{calendar.organizers:,} organizers, {calendar.categories} categories, {calendar.tags} tags"
     )
+    print(f"  series:   {calendar.series:,} ({calendar.occurrences:,} occurrences)")
     print(f"  server:   gunicorn {gunicorn.__version__}, {args.workers} workers ({args.worker_class}{threads})")
     print(
         f"  clients:  keep-alive HTTP/1.1 on 127.0.0.1, {args.duration:g} s per measurement after {args.warmup:g} s warm-up"
@@ -818,6 +946,15 @@ def print_list_queries(rows):
         print(f"{name:<34} {q_1 or '-':>22} {q_50 or '-':>12}  {verdict}")
 
 
+def print_write_queries(rows):
+    if not rows:
+        return
+    print()
+    print(f"{'write (once)':<42} {'status':>6} {'statements':>10} {'log inserts':>11} {'ms':>8}")
+    for name, (status, queries, log_inserts, ms) in rows:
+        print(f"{name:<42} {status:>6} {queries or '-':>10} {log_inserts or '-':>11} {ms:>8.1f}")
+
+
 def main(argv=None):
     args = parse_args(argv)
     database_url, temporary_folder = resolve_database_url(args.database_url)
@@ -830,7 +967,7 @@ def main(argv=None):
         os.environ["EVENTS_FORGETFUL_MEMORIES"] = ",".join(args.without_memory)
     setup_django(database_url)
     check_memory_names(args.without_memory)
-    calendar = prepare_calendar(args.events, args.reuse)
+    calendar = prepare_calendar(args.events, args.reuse, args.series_share)
     if args.read_cache > 0:
         from events.api import read_cache
 
@@ -891,6 +1028,7 @@ def main(argv=None):
                 measured.adjacent_floor_rps = adjacent_floor.rps if adjacent_floor else None
                 measurements.append(measured)
         query_rows = list_query_counts(server.port, endpoints)
+        write_rows = write_query_counts(server.port, endpoints)
     finally:
         if writer is not None:
             writer.__exit__(None, None, None)
@@ -903,6 +1041,7 @@ def main(argv=None):
     print_header(args, database_url, calendar)
     print_table(measurements)
     print_list_queries(query_rows)
+    print_write_queries(write_rows)
     if args.json_path:
         payload = {
             "date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
@@ -917,6 +1056,7 @@ def main(argv=None):
             "hasher_ms": args.hasher_ms,
             "measurements": [{**asdict(m), "rps": m.rps} for m in measurements],
             "list_queries": {name: [q for _, q in counts] for name, counts in query_rows},
+            "write_queries": {name: {"statements": row[1], "log_inserts": row[2]} for name, row in write_rows},
         }
         Path(args.json_path).write_text(json.dumps(payload, indent=2))
     return 0

@@ -484,3 +484,68 @@ def seed_calendar(n_events=10_000, *, seed=20240601, now=None, batch_size=BATCH_
         organizer_links=organizer_links,
         term_links=term_links,
     )
+
+
+# Occurrences per seeded series: a weekly class over about five months.
+SERIES_LENGTH = 20
+SERIES_ADMIN_USERNAME = "bench-series-admin"
+
+
+def series_count(n_events, share):
+    """Series of SERIES_LENGTH occurrences that make `share` of `n_events` events."""
+    return int(n_events * share) // SERIES_LENGTH
+
+
+def seed_series(count, progress=None):
+    """Make `count` seeded events series of SERIES_LENGTH weekly occurrences, through the service a
+    client's `recurrence` goes through (services.events.update_event), one series per transaction.
+
+    The events chosen are published, listed, timed and spread over the whole calendar, so the
+    occurrences mix into every list the way a real calendar's weekly classes do.
+    """
+    from events.services.events import update_event
+
+    admin, _ = get_user_model().objects.get_or_create(
+        username=SERIES_ADMIN_USERNAME, defaults={"is_staff": True, "is_superuser": True}
+    )
+    candidates = list(
+        Event.objects.filter(
+            status=PostStatus.PUBLISH, hide_from_listings=False, password="", all_day=False, series__isnull=True
+        )
+        .order_by("id")
+        .values_list("id", flat=True)
+    )
+    if count > len(candidates):
+        raise ValueError(f"only {len(candidates)} events can start a series, {count} asked")
+    step = len(candidates) // max(count, 1)
+    rule = {"rules": [f"FREQ=WEEKLY;COUNT={SERIES_LENGTH}"]}
+    with translation.override("en"):
+        for done, event_id in enumerate(candidates[::step][:count], start=1):
+            update_event(Event.objects.get(pk=event_id), admin, {"recurrence": rule})
+            if progress:
+                progress(done, count)
+
+
+def seed_change_log(now=None):
+    """One `created` entry per seeded record, in ID order, as the log of a calendar whose records
+    were all written through the service would hold (bulk seeding sends no signal)."""
+    from events.models import ChangeAction, ChangeEntry, ChangeKind
+
+    now = now or timezone.now()
+    kinds = [
+        (ChangeKind.VENUE, Venue.objects.all()),
+        (ChangeKind.ORGANIZER, Organizer.objects.all()),
+        (ChangeKind.CATEGORY, Category.objects.all()),
+        (ChangeKind.TAG, Tag.objects.all()),
+        (ChangeKind.EVENT, Event.objects.all()),
+    ]
+    with transaction.atomic():
+        for kind, records in kinds:
+            ids = records.order_by("id").values_list("id", flat=True).iterator(chunk_size=BATCH_SIZE)
+            batch = []
+            for record_id in ids:
+                batch.append(ChangeEntry(kind=kind, record_id=record_id, action=ChangeAction.CREATED, time=now))
+                if len(batch) == BATCH_SIZE:
+                    ChangeEntry.objects.bulk_create(batch)
+                    batch = []
+            ChangeEntry.objects.bulk_create(batch)

@@ -196,3 +196,44 @@ def test_the_memories_switched_off_are_named_and_known():
     check_memory_names(["all", "list-totals"])
     with pytest.raises(SystemExit):
         check_memory_names(["list-total"])
+
+
+def test_seeded_series_are_listed_as_occurrences_of_their_first_event(summary, api):
+    from bench.seed import SERIES_LENGTH, seed_series
+
+    seed_series(1)
+    first = Event.objects.get(series_position=1)
+    response = api.get(f"{API}/events", {**WHOLE_CALENDAR, "post_parent": first.pk})
+    assert response.status_code == 200
+    occurrences = response.json()["events"]
+    assert len(occurrences) == SERIES_LENGTH
+    assert {record["recurrence"]["series"] for record in occurrences} == {first.pk}
+    assert Event.objects.count() == summary.events + SERIES_LENGTH - 1
+
+
+def test_seeded_change_log_gives_the_feed_every_seeded_record(summary, api):
+    from bench.seed import seed_change_log
+
+    seed_change_log()
+    changes, query = [], {"per_page": 100}
+    while True:
+        response = api.get("/wp-json/events-calendar/v1/changes", query)
+        assert response.status_code == 200
+        changes += response.json()["changes"]
+        if not response.json()["changes"]:
+            break
+        query["since"] = response.json()["next"]
+    assert {change["action"] for change in changes} == {"created"}
+    seen_events = {change["id"] for change in changes if change["kind"] == "event"}
+    assert set(listed_events().values_list("id", flat=True)) <= seen_events
+    assert sum(change["kind"] == "venue" for change in changes) == summary.venues
+
+
+def test_log_insert_header_counts_the_change_log_appends_of_a_write(bench_site, summary, editor):
+    from bench.middleware import LOG_INSERTS_HEADER
+
+    body = {"title": "One", "status": "draft", "start_date": "2030-01-01 10:00:00", "end_date": "2030-01-01 11:00:00"}
+    response = editor.post(f"{API}/events", body, format="json")
+    assert response.status_code == 201
+    assert response[LOG_INSERTS_HEADER] == "1"
+    assert editor.get(f"{API}/events", WHOLE_CALENDAR)[LOG_INSERTS_HEADER] == "0"
