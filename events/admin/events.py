@@ -7,6 +7,9 @@ import zoneinfo
 from adminsortable2.admin import SortableAdminBase, SortableTabularInline
 from django import forms
 from django.contrib import admin
+from django.core.exceptions import PermissionDenied
+from django.http import HttpResponseNotAllowed, JsonResponse
+from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.html import format_html
@@ -15,6 +18,7 @@ from django.utils.translation import gettext_lazy as _
 
 from .. import roles
 from ..cost import CostInput, parse_cost_input
+from ..exceptions import InvalidValue
 from ..models import Category, Event, EventOrganizer, Tag, Taxonomy
 from ..services.events import FLAGS, create_event, update_event
 from ..services.schedule import site_zone_name, wall_clock
@@ -24,10 +28,13 @@ from .linked import give_awaiting_records_the_event_status
 from .posts import PostAdmin, PostAdminForm
 from .recurrence import FORM_FIELDS as REPEAT_FIELDS
 from .recurrence import (
+    PREVIEW_PARAMETERS,
     RecurrenceFields,
+    RecurrencePreviewForm,
     SeriesListFilter,
     initial_from_series,
     next_dates,
+    preview,
     recurrence_from_form,
     series_mark,
 )
@@ -268,10 +275,46 @@ class EventAdmin(SortableAdminBase, PostAdmin):
     )
 
     class Media:
-        js = ("events/admin/event_times.js",)
+        js = ("events/admin/event_times.js", "events/admin/recurrence_preview.js")
 
     def get_queryset(self, request):
         return super().get_queryset(request).prefetch_related("terms")
+
+    def get_urls(self):
+        preview_url = path(
+            "recurrence-preview/",
+            self.admin_site.admin_view(self.recurrence_preview_view),
+            name=f"{self.opts.app_label}_{self.opts.model_name}_recurrence_preview",
+        )
+        # Ahead of the admin's own URLs, whose "<object_id>/" would take this path for an event's.
+        return [preview_url, *super().get_urls()]
+
+    def recurrence_preview_view(self, request):
+        """The repeat section's next dates and rule in words while the editor types, never saved
+        (recurrence_preview.js): JSON of admin.recurrence.preview, or 400 with the form's messages."""
+        if request.method != "GET":
+            return HttpResponseNotAllowed(["GET"])
+        if not (self.has_add_permission(request) or self.has_change_permission(request)):
+            raise PermissionDenied
+        form = RecurrencePreviewForm(request.GET)
+        if not form.is_valid():
+            return JsonResponse({"errors": form.error_texts()}, status=400)
+        try:
+            answer = preview(form.cleaned_data)
+        except InvalidValue as refusal:
+            # What the save would refuse, in the words the form shows beside "Repeat".
+            return JsonResponse({"errors": [str(refusal)]}, status=400)
+        return JsonResponse(answer)
+
+    def render_change_form(self, request, context, add=False, change=False, form_url="", obj=None):
+        # The live preview where the section can be edited: a new event or a series' first occurrence.
+        repeat = context["adminform"].form.fields.get("repeat")
+        if repeat is not None and not repeat.disabled:
+            context["recurrence_preview_url"] = reverse(
+                f"{self.admin_site.name}:{self.opts.app_label}_{self.opts.model_name}_recurrence_preview"
+            )
+            context["recurrence_preview_parameters"] = " ".join(PREVIEW_PARAMETERS)
+        return super().render_change_form(request, context, add, change, form_url, obj)
 
     def get_fieldsets(self, request, obj=None):
         fieldsets = super().get_fieldsets(request, obj)
