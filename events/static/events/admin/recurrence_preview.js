@@ -12,6 +12,11 @@
             return;  // an occurrence other than the first, or a read-only page: nothing to preview
         }
         const form = box.closest('form');
+        // The template can only place the box after the section's fieldset; it belongs at its end.
+        const section = form.querySelector('fieldset.events-repeat');
+        if (section) {
+            section.append(box);
+        }
         const parameters = new Set(box.dataset.parameters.split(' '));
         // The page's static "Next dates" under Repeat: the live preview says the same, kept up to date.
         const staticDates = document.getElementById('id_repeat_helptext');
@@ -71,7 +76,7 @@
                 dates.append(item);
             }
             box.append(dates);
-            box.append(element('p', 'help', answer.summary));
+            box.append(element('p', 'events-recurrence-summary', answer.summary));
             box.hidden = false;
         }
 
