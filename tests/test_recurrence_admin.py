@@ -1,7 +1,11 @@
 """The admin's recurrence section: a series written for people, occurrences marked and filtered, the scope asked."""
 
+import datetime as dt
+from io import StringIO
+
 import pytest
 from django.contrib.auth import get_user_model
+from django.core.management import call_command
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
@@ -243,3 +247,84 @@ def test_the_preview_is_offered_where_the_section_can_be_edited():
     page = editor.get(f"/admin/events/event/{second.pk}/change/").content.decode()
     assert 'id="events-recurrence-preview"' not in page
     assert "Next dates: 2030-07-02 19:30, 2030-07-03 19:30" in page
+
+
+# --- the changelist's bulk actions on occurrences ------------------------------------------------
+
+
+def weekly_series(editor, **fields):
+    """Four Mondays from 4 January 2027 (within the horizon, so an open-ended rule is extended)."""
+    data = event_form(start_0="2027-01-04", end_0="2027-01-04", **repeat(repeat="WEEKLY", **fields))
+    # Followed: the page after the save shows (and so clears) its message.
+    assert editor.post("/admin/events/event/add/", data, follow=True).redirect_chain[0][1] == 302
+    return list(Event.objects.order_by("start_local"))
+
+
+def act(editor, action, events):
+    response = editor.post(
+        "/admin/events/event/",
+        {"action": action, "_selected_action": [e.pk for e in events], "post": "yes"},
+        follow=True,
+    )
+    assert response.status_code == 200
+    return [str(message) for message in response.context["messages"]]
+
+
+def live_days(series_id):
+    return [
+        event.start_local.day
+        for event in Event.objects.filter(series_id=series_id).exclude(status=PostStatus.TRASH).order_by("start_local")
+    ]
+
+
+def test_trashing_occurrences_in_the_changelist_trashes_each_alone():
+    editor = staff_client("editor")
+    first, second, third, _fourth = weekly_series(editor, repeat_end="count", repeat_count="4")
+    assert act(editor, "move_to_trash", [second, third]) == ["2 records moved to the trash."]
+    assert live_days(first.pk) == [4, 25]
+    assert Series.objects.get(pk=first.pk).exclusions == ["2027-01-11 19:30:00", "2027-01-18 19:30:00"]
+
+
+def test_trashing_a_series_first_occurrence_alone_says_what_stays():
+    editor = staff_client("editor")
+    first, *_others = weekly_series(editor, repeat_end="count", repeat_count="4")
+    shown = act(editor, "move_to_trash", [first])
+    assert shown[0] == "1 record moved to the trash."
+    assert shown[1].startswith(
+        "“Jazz night” is the first occurrence of a series and went to the trash alone: its 3 other occurrences stay."
+    )
+    assert live_days(first.pk) == [11, 18, 25]
+    assert Series.objects.get(pk=first.pk).rules == ["FREQ=WEEKLY;COUNT=4"]
+
+
+def test_trashing_a_whole_series_says_nothing_more():
+    editor = staff_client("editor")
+    events = weekly_series(editor, repeat_end="count", repeat_count="4")
+    assert act(editor, "move_to_trash", events) == ["4 records moved to the trash."]
+    assert live_days(events[0].pk) == []
+
+
+def test_an_occurrence_deleted_for_good_is_not_made_again():
+    editor = staff_client("editor")
+    first, second, *_others = weekly_series(editor)
+    made = Event.objects.count()
+    assert act(editor, "delete_selected", [second]) == ["Successfully deleted 1 event."]
+    assert "2027-01-11 19:30:00" in Series.objects.get(pk=first.pk).exclusions
+    # The daily extension of open-ended series makes what the rules give, and the 11th is excluded.
+    call_command("events_extend_series", stdout=StringIO())
+    assert not Event.objects.filter(start_local__date=dt.date(2027, 1, 11)).exists()
+    assert Event.objects.count() == made - 1
+
+
+def test_deleting_a_series_first_occurrence_for_good_says_the_series_ended():
+    editor = staff_client("editor")
+    first, second, *_others = weekly_series(editor, repeat_end="count", repeat_count="4")
+    response = editor.post(f"/admin/events/event/{first.pk}/delete/", {"post": "yes"}, follow=True)
+    shown = [str(message) for message in response.context["messages"]]
+    assert shown == [
+        "“Jazz night” was the first occurrence of a series: the series ended with it, and its 3 other "
+        "occurrences stay, events of their own.",
+        "The event “Jazz night” was deleted successfully.",
+    ]
+    assert not Series.objects.exists()
+    assert Event.objects.filter(series=None).count() == 3

@@ -1,13 +1,15 @@
 """The event form and list: wall-clock times in the event's zone, terms, cost and organizers in order."""
 
+import contextlib
 import datetime as dt
 import functools
 import zoneinfo
 
 from adminsortable2.admin import SortableAdminBase, SortableTabularInline
 from django import forms
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
+from django.db import transaction
 from django.http import HttpResponseNotAllowed, JsonResponse
 from django.urls import path, reverse
 from django.utils import timezone
@@ -19,10 +21,11 @@ from django.utils.translation import gettext_lazy as _
 from .. import roles
 from ..cost import CostInput, parse_cost_input
 from ..exceptions import InvalidValue
-from ..models import Category, Event, EventOrganizer, Tag, Taxonomy
-from ..services.events import FLAGS, create_event, update_event
+from ..models import Category, Event, EventOrganizer, PostStatus, Tag, Taxonomy
+from ..services.events import FLAGS, create_event, trash_event, update_event
 from ..services.schedule import site_zone_name, wall_clock
-from .actions import duplicate_as_draft
+from .actions import duplicate_as_draft, restore_from_trash
+from .actions import move_to_trash as trash_selected
 from .filters import AuthorListFilter, CategoryListFilter, EventTimeListFilter
 from .linked import give_awaiting_records_the_event_status
 from .posts import PostAdmin, PostAdminForm
@@ -32,11 +35,14 @@ from .recurrence import (
     RecurrenceFields,
     RecurrencePreviewForm,
     SeriesListFilter,
+    deleted_first_message,
     initial_from_series,
     next_dates,
+    others_staying,
     preview,
     recurrence_from_form,
     series_mark,
+    trashed_alone_message,
 )
 from .widgets import TaxonomyAutocomplete, WallClockField, zone_choices
 from .writes import given, translated
@@ -239,7 +245,8 @@ class EventAdmin(SortableAdminBase, PostAdmin):
         AuthorListFilter,
         "featured",
     )
-    actions = (*PostAdmin.actions, duplicate_as_draft)
+    # The trash of an event (a method) says what becomes of a series whose first occurrence goes alone.
+    actions = ("move_to_trash", restore_from_trash, duplicate_as_draft)
     list_select_related = ("venue", "author")
     date_hierarchy = "start_utc"
     ordering = ("-start_utc", "-id")
@@ -279,6 +286,45 @@ class EventAdmin(SortableAdminBase, PostAdmin):
 
     def get_queryset(self, request):
         return super().get_queryset(request).prefetch_related("terms")
+
+    @admin.action(description=_("Move selected records to the trash"), permissions=["trash"])
+    def move_to_trash(self, request, queryset):
+        """The changelist's trash: each occurrence of a series goes alone (scope `this`, the API's
+        default), its start skipped from then on. A first occurrence going alone takes the series'
+        rules with it, which the editor is told, with how to trash a whole series."""
+        trash_selected(self, request, queryset)
+        firsts = [event for event in queryset if event.series_id == event.pk and event.status == PostStatus.TRASH]
+        staying = others_staying(firsts)
+        for first in firsts:
+            if staying.get(first.pk):
+                self.message_user(request, trashed_alone_message(first, staying[first.pk]), messages.WARNING)
+
+    def delete_model(self, request, obj):
+        with self.deleting_from_series(request, [obj]):
+            super().delete_model(request, obj)
+
+    def delete_queryset(self, request, queryset):
+        with self.deleting_from_series(request, list(queryset)):
+            super().delete_queryset(request, queryset)
+
+    @contextlib.contextmanager
+    def deleting_from_series(self, request, events):
+        """Deleting for good, as Django deletes: an occurrence first leaves its series as the trash
+        takes it (its start joins the exclusions), or the series would make it again when next
+        extended or changed. A first occurrence takes its series with it; the editor is told."""
+        leaving = {event.pk for event in events}
+        firsts = [event for event in events if event.series_id == event.pk]
+        staying = others_staying(firsts, leaving)
+        # Said now: a deleted record has no ID any more.
+        ended = [deleted_first_message(first, staying[first.pk]) for first in firsts if staying.get(first.pk)]
+        with transaction.atomic():
+            for event in events:
+                live_occurrence = event.series_id not in (None, event.pk) and event.status != PostStatus.TRASH
+                if live_occurrence and event.series_id not in leaving:
+                    trash_event(event, request.user)
+            yield
+        for message in ended:
+            self.message_user(request, message, messages.WARNING)
 
     def get_urls(self):
         preview_url = path(

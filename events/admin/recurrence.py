@@ -4,6 +4,7 @@ import datetime as dt
 
 from django import forms
 from django.contrib import admin
+from django.db.models import Count
 from django.utils.dates import WEEKDAYS
 from django.utils.formats import date_format
 from django.utils.html import format_html
@@ -12,7 +13,7 @@ from django.utils.translation import gettext_lazy as _
 
 from .. import dates as zones
 from ..exceptions import InvalidValue
-from ..models import Event, Series
+from ..models import Event, PostStatus, Series
 from ..recurrence_words import DAY_CODES, rule_in_words
 from ..services import recurrence
 from ..services.schedule import set_event_times, site_zone_name, wall_clock, zone_for
@@ -280,6 +281,43 @@ def _preview_text(local, aware, all_day, zone_name):
     # The abbreviation tells the dates before a daylight-saving change from those after it ("+08" tells nothing).
     time = f"{local:%H:%M} {abbreviation}" if abbreviation.isalpha() else f"{local:%H:%M}"
     return gettext("%(day)s, %(time)s") % {"day": day, "time": time}
+
+
+def others_staying(firsts, leaving=()):
+    """{first occurrence ID: how many other occurrences of its series stay on the calendar} for
+    the series of `firsts` (first occurrences), not counting the events `leaving` (IDs)."""
+    counts = (
+        Event.objects.filter(series_id__in=[first.pk for first in firsts])
+        .exclude(pk__in=[*leaving, *(first.pk for first in firsts)])
+        .exclude(status=PostStatus.TRASH)
+        # Without the model's ordering, which would group by it too.
+        .order_by()
+        .values("series_id")
+        .annotate(count=Count("pk"))
+    )
+    return {row["series_id"]: row["count"] for row in counts}
+
+
+def trashed_alone_message(first, count):
+    return ngettext(
+        "“%(title)s” is the first occurrence of a series and went to the trash alone: its other "
+        "occurrence stays. The series' rules wait with it in the trash (no new occurrences are made): "
+        "restore it to change them. To trash a whole series, list it from its ↻ mark and select all of it.",
+        "“%(title)s” is the first occurrence of a series and went to the trash alone: its %(count)s other "
+        "occurrences stay. The series' rules wait with it in the trash (no new occurrences are made): "
+        "restore it to change them. To trash a whole series, list it from its ↻ mark and select all of it.",
+        count,
+    ) % {"title": first.title, "count": count}
+
+
+def deleted_first_message(first, count):
+    return ngettext(
+        "“%(title)s” was the first occurrence of a series: the series ended with it, and its other "
+        "occurrence stays, an event of its own.",
+        "“%(title)s” was the first occurrence of a series: the series ended with it, and its %(count)s "
+        "other occurrences stay, events of their own.",
+        count,
+    ) % {"title": first.title, "count": count}
 
 
 class SeriesListFilter(admin.SimpleListFilter):
