@@ -159,6 +159,8 @@ def test_the_preview_lists_ten_dates_with_extra_and_excluded_ones_in_the_editors
     assert len(starts) == 10
     assert answer["count"] == 1 + 1 + 34 - 1
     assert answer["rules"] == ["每2天，直到2027年12月31日"]
+    assert answer["summary"] == "共35次。"
+    assert answer["heading"] == "接下来的日期（America/New_York）"
 
 
 def test_an_open_ended_series_is_previewed_up_to_the_horizon_as_a_save_makes_it():

@@ -300,7 +300,7 @@ def others_staying(firsts, leaving=()):
 
 def trashed_alone_message(first, count):
     return ngettext(
-        "“%(title)s” is the first occurrence of a series and went to the trash alone: its other "
+        "“%(title)s” is the first occurrence of a series and went to the trash alone: its %(count)s other "
         "occurrence stays. The series' rules wait with it in the trash (no new occurrences are made): "
         "restore it to change them. To trash a whole series, list it from its ↻ mark and select all of it.",
         "“%(title)s” is the first occurrence of a series and went to the trash alone: its %(count)s other "
@@ -312,7 +312,7 @@ def trashed_alone_message(first, count):
 
 def deleted_first_message(first, count):
     return ngettext(
-        "“%(title)s” was the first occurrence of a series: the series ended with it, and its other "
+        "“%(title)s” was the first occurrence of a series: the series ended with it, and its %(count)s other "
         "occurrence stays, an event of its own.",
         "“%(title)s” was the first occurrence of a series: the series ended with it, and its %(count)s "
         "other occurrences stay, events of their own.",
