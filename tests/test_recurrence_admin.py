@@ -297,6 +297,8 @@ def test_trashing_a_series_first_occurrence_alone_says_what_stays():
     )
     assert live_days(first.pk) == [11, 18, 25]
     assert Series.objects.get(pk=first.pk).rules == ["FREQ=WEEKLY;COUNT=4"]
+    # Already in the trash: nothing moved, nothing more to say.
+    assert act(editor, "move_to_trash", [first]) == ["0 records moved to the trash."]
 
 
 def test_trashing_a_whole_series_says_nothing_more():

@@ -10,6 +10,7 @@ from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
+from django.db.models import F
 from django.http import HttpResponseNotAllowed, JsonResponse
 from django.urls import path, reverse
 from django.utils import timezone
@@ -292,8 +293,12 @@ class EventAdmin(SortableAdminBase, PostAdmin):
         """The changelist's trash: each occurrence of a series goes alone (scope `this`, the API's
         default), its start skipped from then on. A first occurrence going alone takes the series'
         rules with it, which the editor is told, with how to trash a whole series."""
+        live_firsts = set(
+            queryset.exclude(status=PostStatus.TRASH).filter(series_id=F("pk")).values_list("pk", flat=True)
+        )
         trash_selected(self, request, queryset)
-        firsts = [event for event in queryset if event.series_id == event.pk and event.status == PostStatus.TRASH]
+        # Those the user could trash (the others stay as they were).
+        firsts = [event for event in queryset.filter(pk__in=live_firsts) if event.status == PostStatus.TRASH]
         staying = others_staying(firsts)
         for first in firsts:
             if staying.get(first.pk):
