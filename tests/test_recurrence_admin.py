@@ -1,12 +1,22 @@
 """The admin's recurrence section: a series written for people, occurrences marked and filtered, the scope asked."""
 
+import datetime as dt
+from io import StringIO
+
 import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
 
 from events.models import Event, PostStatus, Series
 
-from .test_admin import event_form, staff_client
+from .test_admin import PASSWORD, event_form, staff_client
 
 pytestmark = pytest.mark.django_db
+
+PREVIEW = "/admin/events/event/recurrence-preview/"
 
 
 def repeat(**fields):
@@ -79,3 +89,246 @@ def test_the_changelist_marks_and_filters_series_and_an_edit_asks_its_scope():
         Event.objects.filter(series_id=first.pk).exclude(status=PostStatus.TRASH).values_list("title_en", flat=True)
     )
     assert titles == {"Jazz nights"}
+
+
+# --- the live preview of the next dates ----------------------------------------------------------
+
+
+def typed(**fields):
+    """What recurrence_preview.js sends: the form's inputs of the section, the start and its zone."""
+    return {
+        "start_0": "2027-10-24",
+        "start_1": "19:00",
+        "timezone_name": "America/New_York",
+        **repeat(**fields),
+    }
+
+
+def test_the_preview_is_for_editors_only():
+    anonymous = Client().get(PREVIEW, typed(repeat="WEEKLY"))
+    assert anonymous.status_code == 302
+    assert anonymous["Location"].startswith("/admin/login/")
+    # Subscribers are not staff: the admin sends them to its login too.
+    assert staff_client("subscriber").get(PREVIEW, typed(repeat="WEEKLY")).status_code == 302
+    # Staff without the right to edit events.
+    get_user_model().objects.create_user("clerk", password=PASSWORD, is_staff=True)
+    clerk = Client()
+    assert clerk.login(username="clerk", password=PASSWORD)
+    assert clerk.get(PREVIEW, typed(repeat="WEEKLY")).status_code == 403
+    # Contributors may write events (their own drafts), series included.
+    assert staff_client("contributor").get(PREVIEW, typed(repeat="WEEKLY")).status_code == 200
+    assert staff_client("editor").post(PREVIEW, typed(repeat="WEEKLY")).status_code == 405
+
+
+def test_the_preview_keeps_the_wall_clock_across_the_end_of_daylight_saving_time():
+    # New York leaves daylight-saving time on Sunday 7 November 2027.
+    response = staff_client("editor").get(
+        PREVIEW, typed(repeat="WEEKLY", repeat_weekdays=["SU", "WE"], repeat_end="count", repeat_count="6")
+    )
+    assert response.status_code == 200
+    answer = response.json()
+    assert answer["rules"] == ["Every Wednesday and Sunday, 6 times"]
+    assert [date["start"] for date in answer["dates"]] == [
+        "2027-10-24T19:00:00-04:00",
+        "2027-10-27T19:00:00-04:00",
+        "2027-10-31T19:00:00-04:00",
+        "2027-11-03T19:00:00-04:00",
+        "2027-11-07T19:00:00-05:00",
+        "2027-11-10T19:00:00-05:00",
+    ]
+    assert answer["dates"][4]["text"] == "Sun 7 Nov 2027, 19:00 EST"
+    assert (answer["count"], answer["open_ended"], answer["summary"]) == (6, False, "6 occurrences in all.")
+
+
+def test_the_preview_lists_ten_dates_with_extra_and_excluded_ones_in_the_editors_language():
+    response = staff_client("editor").get(
+        "/zh-hans/admin/events/event/recurrence-preview/",
+        typed(
+            repeat="DAILY",
+            repeat_interval="2",
+            repeat_end="until",
+            repeat_until="2027-12-31",
+            repeat_dates="2027-10-25 08:00",
+            repeat_exclusions="2027-10-26 19:00",
+        ),
+    )
+    assert response.status_code == 200
+    answer = response.json()
+    starts = [date["start"][:16] for date in answer["dates"]]
+    assert starts[:4] == ["2027-10-24T19:00", "2027-10-25T08:00", "2027-10-28T19:00", "2027-10-30T19:00"]
+    assert len(starts) == 10
+    assert answer["count"] == 1 + 1 + 34 - 1
+    assert answer["rules"] == ["每2天，直到2027年12月31日"]
+    assert answer["summary"] == "共35次。"
+    assert answer["heading"] == "接下来的日期（America/New_York）"
+
+
+def test_an_open_ended_series_is_previewed_up_to_the_horizon_as_a_save_makes_it():
+    answer = staff_client("editor").get(PREVIEW, typed(repeat="WEEKLY")).json()
+    assert answer["open_ended"] is True
+    assert len(answer["dates"]) == 10
+    assert answer["summary"].endswith("then more as time goes on.")
+    # Past the horizon: the first occurrence alone, until the horizon reaches the others.
+    answer = staff_client("editor", "far").get(PREVIEW, typed(repeat="WEEKLY", start_0="2035-01-07")).json()
+    assert [date["start"] for date in answer["dates"]] == ["2035-01-07T19:00:00-05:00"]
+
+
+def test_an_open_ended_series_past_the_horizon_is_saved_with_its_first_occurrence():
+    editor = staff_client("editor")
+    data = event_form(start_0="2035-01-07", end_0="2035-01-07", **repeat(repeat="WEEKLY"))
+    assert editor.post("/admin/events/event/add/", data).status_code == 302
+    first = Event.objects.get()
+    assert (first.series_id, first.series_position) == (first.pk, 1)
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        (
+            {"repeat": "DAILY", "repeat_end": "count", "repeat_count": "5000"},
+            "The series would have more than 1000 occurrences: end it sooner (COUNT or UNTIL).",
+        ),
+        ({"repeat": "DAILY", "repeat_end": "count", "repeat_count": "two"}, "Number of times: Enter a whole number."),
+        (
+            {"repeat": "WEEKLY", "repeat_end": "until", "repeat_until": "2027-10-01"},
+            "The rule ends (UNTIL) before the first occurrence starts.",
+        ),
+        (
+            {"repeat": "WEEKLY", "repeat_dates": "next Tuesday"},
+            "“next Tuesday” is not a date of the form Y-m-d H:i:s.",
+        ),
+        ({"repeat": "WEEKLY", "start_1": ""}, "Start: This field is required."),
+    ],
+)
+def test_the_preview_shows_the_forms_own_refusal(fields, message):
+    response = staff_client("editor").get(PREVIEW, typed(**fields))
+    assert response.status_code == 400
+    assert response.json() == {"errors": [message]}
+
+
+def test_the_form_shows_the_same_refusal_as_the_preview():
+    editor = staff_client("editor")
+    data = event_form(**repeat(repeat="WEEKLY", repeat_end="until", repeat_until="2030-06-01"))
+    page = editor.post("/admin/events/event/add/", data).content.decode()
+    assert "The rule ends (UNTIL) before the first occurrence starts." in page
+    preview = editor.get(PREVIEW, {**data, "start_1": "19:30"}).json()
+    assert preview == {"errors": ["The rule ends (UNTIL) before the first occurrence starts."]}
+
+
+def test_the_preview_writes_nothing():
+    editor = staff_client("editor")
+    assert (
+        editor.post(
+            "/admin/events/event/add/", event_form(**repeat(repeat="DAILY", repeat_end="count", repeat_count="3"))
+        ).status_code
+        == 302
+    )
+    before = (Event.objects.count(), list(Series.objects.values_list("pk", "rules")))
+    with CaptureQueriesContext(connection) as queries:
+        assert editor.get(PREVIEW, typed(repeat="DAILY", repeat_end="count", repeat_count="30")).status_code == 200
+        assert editor.get(PREVIEW, typed(repeat="DAILY", repeat_end="count", repeat_count="5000")).status_code == 400
+    written = [query["sql"] for query in queries if not query["sql"].lstrip().upper().startswith("SELECT")]
+    assert written == []
+    assert (Event.objects.count(), list(Series.objects.values_list("pk", "rules"))) == before
+
+
+def test_the_preview_is_offered_where_the_section_can_be_edited():
+    editor = staff_client("editor")
+    assert 'id="events-recurrence-preview"' in editor.get("/admin/events/event/add/").content.decode()
+    assert (
+        editor.post(
+            "/admin/events/event/add/", event_form(**repeat(repeat="DAILY", repeat_end="count", repeat_count="3"))
+        ).status_code
+        == 302
+    )
+    first, second, _third = Event.objects.order_by("start_local")
+    page = editor.get(f"/admin/events/event/{first.pk}/change/").content.decode()
+    assert 'id="events-recurrence-preview"' in page
+    assert 'data-url="/admin/events/event/recurrence-preview/"' in page
+    # Another occurrence does not edit the rules: its page lists the series' dates as they are.
+    page = editor.get(f"/admin/events/event/{second.pk}/change/").content.decode()
+    assert 'id="events-recurrence-preview"' not in page
+    assert "Next dates: 2030-07-02 19:30, 2030-07-03 19:30" in page
+
+
+# --- the changelist's bulk actions on occurrences ------------------------------------------------
+
+
+def weekly_series(editor, **fields):
+    """Four Mondays from 4 January 2027 (within the horizon, so an open-ended rule is extended)."""
+    data = event_form(start_0="2027-01-04", end_0="2027-01-04", **repeat(repeat="WEEKLY", **fields))
+    # Followed: the page after the save shows (and so clears) its message.
+    assert editor.post("/admin/events/event/add/", data, follow=True).redirect_chain[0][1] == 302
+    return list(Event.objects.order_by("start_local"))
+
+
+def act(editor, action, events):
+    response = editor.post(
+        "/admin/events/event/",
+        {"action": action, "_selected_action": [e.pk for e in events], "post": "yes"},
+        follow=True,
+    )
+    assert response.status_code == 200
+    return [str(message) for message in response.context["messages"]]
+
+
+def live_days(series_id):
+    return [
+        event.start_local.day
+        for event in Event.objects.filter(series_id=series_id).exclude(status=PostStatus.TRASH).order_by("start_local")
+    ]
+
+
+def test_trashing_occurrences_in_the_changelist_trashes_each_alone():
+    editor = staff_client("editor")
+    first, second, third, _fourth = weekly_series(editor, repeat_end="count", repeat_count="4")
+    assert act(editor, "move_to_trash", [second, third]) == ["2 records moved to the trash."]
+    assert live_days(first.pk) == [4, 25]
+    assert Series.objects.get(pk=first.pk).exclusions == ["2027-01-11 19:30:00", "2027-01-18 19:30:00"]
+
+
+def test_trashing_a_series_first_occurrence_alone_says_what_stays():
+    editor = staff_client("editor")
+    first, *_others = weekly_series(editor, repeat_end="count", repeat_count="4")
+    shown = act(editor, "move_to_trash", [first])
+    assert shown[0] == "1 record moved to the trash."
+    assert shown[1].startswith(
+        "“Jazz night” is the first occurrence of a series and went to the trash alone: its 3 other occurrences stay."
+    )
+    assert live_days(first.pk) == [11, 18, 25]
+    assert Series.objects.get(pk=first.pk).rules == ["FREQ=WEEKLY;COUNT=4"]
+    # Already in the trash: nothing moved, nothing more to say.
+    assert act(editor, "move_to_trash", [first]) == ["0 records moved to the trash."]
+
+
+def test_trashing_a_whole_series_says_nothing_more():
+    editor = staff_client("editor")
+    events = weekly_series(editor, repeat_end="count", repeat_count="4")
+    assert act(editor, "move_to_trash", events) == ["4 records moved to the trash."]
+    assert live_days(events[0].pk) == []
+
+
+def test_an_occurrence_deleted_for_good_is_not_made_again():
+    editor = staff_client("editor")
+    first, second, *_others = weekly_series(editor)
+    made = Event.objects.count()
+    assert act(editor, "delete_selected", [second]) == ["Successfully deleted 1 event."]
+    assert "2027-01-11 19:30:00" in Series.objects.get(pk=first.pk).exclusions
+    # The daily extension of open-ended series makes what the rules give, and the 11th is excluded.
+    call_command("events_extend_series", stdout=StringIO())
+    assert not Event.objects.filter(start_local__date=dt.date(2027, 1, 11)).exists()
+    assert Event.objects.count() == made - 1
+
+
+def test_deleting_a_series_first_occurrence_for_good_says_the_series_ended():
+    editor = staff_client("editor")
+    first, second, *_others = weekly_series(editor, repeat_end="count", repeat_count="4")
+    response = editor.post(f"/admin/events/event/{first.pk}/delete/", {"post": "yes"}, follow=True)
+    shown = [str(message) for message in response.context["messages"]]
+    assert shown == [
+        "“Jazz night” was the first occurrence of a series: the series ended with it, and its 3 other "
+        "occurrences stay, events of their own.",
+        "The event “Jazz night” was deleted successfully.",
+    ]
+    assert not Series.objects.exists()
+    assert Event.objects.filter(series=None).count() == 3

@@ -1,12 +1,18 @@
 """The event form and list: wall-clock times in the event's zone, terms, cost and organizers in order."""
 
+import contextlib
 import datetime as dt
 import functools
 import zoneinfo
 
 from adminsortable2.admin import SortableAdminBase, SortableTabularInline
 from django import forms
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.db.models import F
+from django.http import HttpResponseNotAllowed, JsonResponse
+from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.html import format_html
@@ -15,21 +21,29 @@ from django.utils.translation import gettext_lazy as _
 
 from .. import roles
 from ..cost import CostInput, parse_cost_input
-from ..models import Category, Event, EventOrganizer, Tag, Taxonomy
-from ..services.events import FLAGS, create_event, update_event
+from ..exceptions import InvalidValue
+from ..models import Category, Event, EventOrganizer, PostStatus, Tag, Taxonomy
+from ..services.events import FLAGS, create_event, trash_event, update_event
 from ..services.schedule import site_zone_name, wall_clock
-from .actions import duplicate_as_draft
+from .actions import duplicate_as_draft, restore_from_trash
+from .actions import move_to_trash as trash_selected
 from .filters import AuthorListFilter, CategoryListFilter, EventTimeListFilter
 from .linked import give_awaiting_records_the_event_status
 from .posts import PostAdmin, PostAdminForm
 from .recurrence import FORM_FIELDS as REPEAT_FIELDS
 from .recurrence import (
+    PREVIEW_PARAMETERS,
     RecurrenceFields,
+    RecurrencePreviewForm,
     SeriesListFilter,
+    deleted_first_message,
     initial_from_series,
     next_dates,
+    others_staying,
+    preview,
     recurrence_from_form,
     series_mark,
+    trashed_alone_message,
 )
 from .widgets import TaxonomyAutocomplete, WallClockField, zone_choices
 from .writes import given, translated
@@ -232,7 +246,8 @@ class EventAdmin(SortableAdminBase, PostAdmin):
         AuthorListFilter,
         "featured",
     )
-    actions = (*PostAdmin.actions, duplicate_as_draft)
+    # The trash of an event (a method) says what becomes of a series whose first occurrence goes alone.
+    actions = ("move_to_trash", restore_from_trash, duplicate_as_draft)
     list_select_related = ("venue", "author")
     date_hierarchy = "start_utc"
     ordering = ("-start_utc", "-id")
@@ -268,10 +283,89 @@ class EventAdmin(SortableAdminBase, PostAdmin):
     )
 
     class Media:
-        js = ("events/admin/event_times.js",)
+        js = ("events/admin/event_times.js", "events/admin/recurrence_preview.js")
 
     def get_queryset(self, request):
         return super().get_queryset(request).prefetch_related("terms")
+
+    @admin.action(description=_("Move selected records to the trash"), permissions=["trash"])
+    def move_to_trash(self, request, queryset):
+        """The changelist's trash: each occurrence of a series goes alone (scope `this`, the API's
+        default), its start skipped from then on. A first occurrence going alone takes the series'
+        rules with it, which the editor is told, with how to trash a whole series."""
+        live_firsts = set(
+            queryset.exclude(status=PostStatus.TRASH).filter(series_id=F("pk")).values_list("pk", flat=True)
+        )
+        trash_selected(self, request, queryset)
+        # Those the user could trash (the others stay as they were).
+        firsts = [event for event in queryset.filter(pk__in=live_firsts) if event.status == PostStatus.TRASH]
+        staying = others_staying(firsts)
+        for first in firsts:
+            if staying.get(first.pk):
+                self.message_user(request, trashed_alone_message(first, staying[first.pk]), messages.WARNING)
+
+    def delete_model(self, request, obj):
+        with self.deleting_from_series(request, [obj]):
+            super().delete_model(request, obj)
+
+    def delete_queryset(self, request, queryset):
+        with self.deleting_from_series(request, list(queryset)):
+            super().delete_queryset(request, queryset)
+
+    @contextlib.contextmanager
+    def deleting_from_series(self, request, events):
+        """Deleting for good, as Django deletes: an occurrence first leaves its series as the trash
+        takes it (its start joins the exclusions), or the series would make it again when next
+        extended or changed. A first occurrence takes its series with it; the editor is told."""
+        leaving = {event.pk for event in events}
+        firsts = [event for event in events if event.series_id == event.pk]
+        staying = others_staying(firsts, leaving)
+        # Said now: a deleted record has no ID any more.
+        ended = [deleted_first_message(first, staying[first.pk]) for first in firsts if staying.get(first.pk)]
+        with transaction.atomic():
+            for event in events:
+                live_occurrence = event.series_id not in (None, event.pk) and event.status != PostStatus.TRASH
+                if live_occurrence and event.series_id not in leaving:
+                    trash_event(event, request.user)
+            yield
+        for message in ended:
+            self.message_user(request, message, messages.WARNING)
+
+    def get_urls(self):
+        preview_url = path(
+            "recurrence-preview/",
+            self.admin_site.admin_view(self.recurrence_preview_view),
+            name=f"{self.opts.app_label}_{self.opts.model_name}_recurrence_preview",
+        )
+        # Ahead of the admin's own URLs, whose "<object_id>/" would take this path for an event's.
+        return [preview_url, *super().get_urls()]
+
+    def recurrence_preview_view(self, request):
+        """The repeat section's next dates and rule in words while the editor types, never saved
+        (recurrence_preview.js): JSON of admin.recurrence.preview, or 400 with the form's messages."""
+        if request.method != "GET":
+            return HttpResponseNotAllowed(["GET"])
+        if not (self.has_add_permission(request) or self.has_change_permission(request)):
+            raise PermissionDenied
+        form = RecurrencePreviewForm(request.GET)
+        if not form.is_valid():
+            return JsonResponse({"errors": form.error_texts()}, status=400)
+        try:
+            answer = preview(form.cleaned_data)
+        except InvalidValue as refusal:
+            # What the save would refuse, in the words the form shows beside "Repeat".
+            return JsonResponse({"errors": [str(refusal)]}, status=400)
+        return JsonResponse(answer)
+
+    def render_change_form(self, request, context, add=False, change=False, form_url="", obj=None):
+        # The live preview where the section can be edited: a new event or a series' first occurrence.
+        repeat = context["adminform"].form.fields.get("repeat")
+        if repeat is not None and not repeat.disabled:
+            context["recurrence_preview_url"] = reverse(
+                f"{self.admin_site.name}:{self.opts.app_label}_{self.opts.model_name}_recurrence_preview"
+            )
+            context["recurrence_preview_parameters"] = " ".join(PREVIEW_PARAMETERS)
+        return super().render_change_form(request, context, add, change, form_url, obj)
 
     def get_fieldsets(self, request, obj=None):
         fieldsets = super().get_fieldsets(request, obj)

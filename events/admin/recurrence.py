@@ -4,15 +4,20 @@ import datetime as dt
 
 from django import forms
 from django.contrib import admin
+from django.db.models import Count
 from django.utils.dates import WEEKDAYS
+from django.utils.formats import date_format
 from django.utils.html import format_html
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
+from .. import dates as zones
 from ..exceptions import InvalidValue
-from ..models import Series
-from ..recurrence_words import DAY_CODES
+from ..models import Event, PostStatus, Series
+from ..recurrence_words import DAY_CODES, rule_in_words
 from ..services import recurrence
-from ..services.schedule import wall_clock
+from ..services.schedule import set_event_times, site_zone_name, wall_clock, zone_for
+from .widgets import WallClockField, zone_choices
 
 NEVER, ON_DATE, AFTER = "never", "until", "count"
 DAY_OF_MONTH, WEEKDAY_OF_MONTH, LAST_WEEKDAY = "day", "weekday", "last"
@@ -170,6 +175,14 @@ def recurrence_from_form(data, start):
     return {"rules": [rule] if rule else [], "dates": dates, "exclusions": exclusions}
 
 
+def made_until(parsed, first):
+    """How far a save makes a series (services.recurrence.materialise): all of a series that ends,
+    an open-ended one up to the horizon, its first occurrence even past it."""
+    if not parsed.open_ended:
+        return None
+    return max(recurrence.horizon(first), wall_clock(first.start_local))
+
+
 def next_dates(event, count=10):
     """A preview of the series' next starts on the event's clock, for the form (empty outside a series)."""
     if event.pk is None or event.series_id is None:
@@ -179,11 +192,132 @@ def next_dates(event, count=10):
         return []
     first = type(event).objects.get(pk=event.series_id)
     try:
-        starts = recurrence.expand(recurrence.Recurrence.of(series), first, recurrence.horizon(first))
+        parsed = recurrence.Recurrence.of(series)
+        starts = recurrence.expand(parsed, first, made_until(parsed, first))
     except InvalidValue:
         return []
     today = wall_clock(event.start_local) if event.start_local else None
     return [start for start in starts if today is None or start >= today][:count]
+
+
+# --- the live preview of the section (recurrence_preview.js asks EventAdmin.recurrence_preview_view) ---
+
+PREVIEW_COUNT = 10
+# The form's inputs the preview reads: the section, the start (date and time) and what places it in time.
+PREVIEW_PARAMETERS = ("start_0", "start_1", "timezone_name", "all_day", *FORM_FIELDS)
+
+
+class RecurrencePreviewForm(RecurrenceFields):
+    """The event form's own fields that make a series (the section, the start, its zone, all day),
+    cleaned as the event form cleans them, from the form's inputs sent as they are typed."""
+
+    start = WallClockField(label=_("Start"))
+    timezone_name = forms.ChoiceField(label=_("Time zone"), required=False)
+    all_day = forms.BooleanField(required=False)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields.pop("recurrence_scope")
+        # The event form offers a zone stored through the API ("UTC+5") too: any zone the service reads.
+        typed = self.data.get("timezone_name") or ""
+        self.fields["timezone_name"].choices = zone_choices(typed if zones.is_zone_name(typed) else "")
+
+    def error_texts(self):
+        """The form's messages, each after the label of the field it is about."""
+        return [
+            f"{self.fields[name].label}: {message}" if name in self.fields else str(message)
+            for name, messages in self.errors.items()
+            for message in messages
+        ]
+
+
+def preview(data, count=PREVIEW_COUNT):
+    """What saving the section as `data` (a cleaned RecurrencePreviewForm) would make, without
+    writing: the series' first `count` starts on its clock and its rules in words. The same
+    conversion as a save (recurrence_from_form) and the same reading and expansion as the service;
+    InvalidValue says what a save would refuse, in the words the form would show."""
+    first = set_event_times(Event(), data["start"], data["start"], data.get("timezone_name") or "", data["all_day"])
+    value = recurrence_from_form(data, data["start"])
+    if value is None:
+        return {"repeats": False}
+    parsed = recurrence.parse_recurrence(value, first)
+    until = made_until(parsed, first)
+    starts = recurrence.expand(parsed, first, until)
+    zone_name = first.timezone_name or site_zone_name()
+    zone = zone_for(first.timezone_name)
+    listed = [(moment, moment.replace(tzinfo=zone)) for moment in starts[:count]]
+    if parsed.open_ended:
+        summary = ngettext(
+            "%(count)s occurrence until %(date)s, then more as time goes on.",
+            "%(count)s occurrences until %(date)s, then more as time goes on.",
+            len(starts),
+        ) % {"count": len(starts), "date": date_format(until.date(), "DATE_FORMAT")}
+    else:
+        summary = ngettext("%(count)s occurrence in all.", "%(count)s occurrences in all.", len(starts)) % {
+            "count": len(starts)
+        }
+    return {
+        "repeats": True,
+        "zone": zone_name,
+        "heading": gettext("Next dates (%(zone)s)") % {"zone": zone_name},
+        "rules": [rule_in_words(rule, zone) for rule in parsed.rules],
+        "dates": [
+            {"start": aware.isoformat(), "text": _preview_text(local, aware, first.all_day, zone_name)}
+            for local, aware in listed
+        ],
+        "count": len(starts),
+        "open_ended": parsed.open_ended,
+        "summary": summary,
+    }
+
+
+def _preview_text(local, aware, all_day, zone_name):
+    """ "Sun 7 Nov 2027, 19:00 EST": the day as the changelist writes it, the abbreviation of that day."""
+    # Translators: how a day is written in the admin's event list (PHP-style date format letters).
+    day = date_format(local, gettext("D j M Y"))
+    if all_day:
+        return day
+    abbreviation = zones.zone_abbreviation(zone_name, aware)
+    # The abbreviation tells the dates before a daylight-saving change from those after it ("+08" tells nothing).
+    time = f"{local:%H:%M} {abbreviation}" if abbreviation.isalpha() else f"{local:%H:%M}"
+    return gettext("%(day)s, %(time)s") % {"day": day, "time": time}
+
+
+def others_staying(firsts, leaving=()):
+    """{first occurrence ID: how many other occurrences of its series stay on the calendar} for
+    the series of `firsts` (first occurrences), not counting the events `leaving` (IDs)."""
+    counts = (
+        Event.objects.filter(series_id__in=[first.pk for first in firsts])
+        .exclude(pk__in=[*leaving, *(first.pk for first in firsts)])
+        .exclude(status=PostStatus.TRASH)
+        # Without the model's ordering, which would group by it too.
+        .order_by()
+        .values("series_id")
+        .annotate(count=Count("pk"))
+    )
+    return {row["series_id"]: row["count"] for row in counts}
+
+
+def trashed_alone_message(first, count):
+    return ngettext(
+        "“%(title)s” is the first occurrence of a series and went to the trash alone: its %(count)s other "
+        "occurrence stays. The series' rules wait with it in the trash (no new occurrences are made): "
+        "restore it to change them. To trash a whole series, list it from its ↻ mark and select all of it.",
+        "“%(title)s” is the first occurrence of a series and went to the trash alone: its %(count)s other "
+        "occurrences stay. The series' rules wait with it in the trash (no new occurrences are made): "
+        "restore it to change them. To trash a whole series, list it from its ↻ mark and select all of it.",
+        count,
+    ) % {"title": first.title, "count": count}
+
+
+def deleted_first_message(first, count):
+    return ngettext(
+        "“%(title)s” was the first occurrence of a series: the series ended with it, and its %(count)s other "
+        "occurrence stays, an event of its own.",
+        "“%(title)s” was the first occurrence of a series: the series ended with it, and its %(count)s "
+        "other occurrences stay, events of their own.",
+        count,
+    ) % {"title": first.title, "count": count}
 
 
 class SeriesListFilter(admin.SimpleListFilter):

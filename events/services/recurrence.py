@@ -330,9 +330,11 @@ def materialise(series, first, recurrence, occurrences, until=None):
     """Make the occurrences the rules give, keep those whose start stays (IDs, individual edits),
     trash those that vanished, renumber them all, and have the store render the whole series again."""
     if recurrence.open_ended:
+        # The first occurrence is one even past the horizon (a series starting in three years).
         until = max(
             until or horizon(first),
             wall_clock(series.materialised_until) if series.materialised_until else dt.datetime.min,
+            wall_clock(first.start_local),
         )
     else:
         until = None
