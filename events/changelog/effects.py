@@ -92,8 +92,8 @@ def content_languages(instance):
 
 def changed_languages(instance, update_fields=None):
     """The languages whose text this save wrote differently from the values the record was read
-    with; what was saved becomes what the next save compares with. A column not read then (deferred)
-    counts as changed when written."""
+    with (no text, NULL or empty, is one value); what was saved becomes what the next save compares
+    with. A column not read then (deferred) counts as changed when written."""
     before = instance.__dict__.get(_AS_LOADED)
     if before is None:
         before = instance.__dict__[_AS_LOADED] = {}
@@ -101,7 +101,8 @@ def changed_languages(instance, update_fields=None):
     for attname, language in _translated(type(instance)):
         if attname not in values or (update_fields is not None and attname not in update_fields):
             continue
-        if before.get(attname, _ABSENT) != values[attname]:
+        old = before.get(attname, _ABSENT)
+        if old is _ABSENT or (old or "") != (values[attname] or ""):
             changed.add(language)
             before[attname] = values[attname]
     return frozenset(changed)

@@ -169,7 +169,7 @@ def note(kind, record_ids, action, using, linked=None, languages=NO_LANGUAGES):
     None for a record the log does not list, an image), changing their text in `languages`;
     `linked` (VENUE_LINK...) when the records showing them changed with them, in those languages."""
     record_ids = [record_id for record_id in record_ids if record_id is not None]
-    if not record_ids:
+    if not record_ids or (kind is None and not linked):
         return
     autocommit = not connections[using].in_atomic_block
     # Autocommit: the write is committed already, alone; its entry follows it at once.
