@@ -439,3 +439,24 @@ def test_a_title_edit_costs_the_statements_of_any_other_edit(editor, django_asse
     # What this update cost before the log named languages, on both databases.
     with django_assert_max_num_queries(20):
         assert post_json(editor, f"/events/{event.pk}", {"title": "Hall night"}).status_code == 200
+
+
+def test_a_bulk_update_names_the_languages_of_the_columns_it_writes():
+    from django.utils import translation
+
+    from events.models import Venue
+
+    venue = make_venue("Hall")
+    event = make_event(venue=venue)
+    start = last_position()
+    with transaction.atomic():
+        Venue.objects.filter(pk=venue.pk).update(title_zh_hant="禮堂")
+        with translation.override("zh-hans"):
+            # Without its language, the active one's column.
+            Venue.objects.filter(pk=venue.pk).update(description="大厅")
+        changes.finished()
+    assert fed(start) == [
+        ("event", event.pk, "updated", ["zh-hans", "zh-hant"]),
+        ("venue", venue.pk, "updated", ["zh-hans", "zh-hant"]),
+    ]
+    assert Venue.objects.get(pk=venue.pk).description_zh_hans == "大厅"

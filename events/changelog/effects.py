@@ -24,6 +24,7 @@ from functools import cache
 from django.contrib.auth import get_user_model
 from django.db.models.signals import m2m_changed, post_delete, post_init, post_save, pre_delete
 from modeltranslation.fields import TranslationField
+from modeltranslation.utils import get_language
 
 from .. import changes, store
 from ..models import Attachment, Category, ChangeKind, Event, EventOrganizer, Organizer, PostStatus, Tag, Term, Venue
@@ -108,11 +109,22 @@ def changed_languages(instance, update_fields=None):
     return frozenset(changed)
 
 
+@cache
+def _translated_names(model):
+    return frozenset(
+        field.translated_field.name for field in model._meta.concrete_fields if isinstance(field, TranslationField)
+    )
+
+
 def field_languages(model, fields):
-    """The languages of the translated columns a bulk write names (none when it does not say)."""
+    """The languages of the translated columns a bulk write names (none when it does not say); a
+    field named without its language (`title`) writes the active language's column."""
     if not fields:
         return NONE
-    return frozenset(language for attname, language in _translated(model) if attname in fields)
+    languages = {language for attname, language in _translated(model) if attname in fields}
+    if _translated_names(model) & set(fields):
+        languages.add(get_language())
+    return frozenset(languages)
 
 
 # --- which records a write changes ------------------------------------------------------------------
