@@ -460,3 +460,22 @@ def test_a_bulk_update_names_the_languages_of_the_columns_it_writes():
         ("venue", venue.pk, "updated", ["zh-hans", "zh-hant"]),
     ]
     assert Venue.objects.get(pk=venue.pk).description_zh_hans == "大厅"
+
+
+def test_two_writes_of_a_record_in_one_transaction_make_one_entry_naming_the_languages_of_both(editor):
+    from django.test.utils import CaptureQueriesContext
+    from django.utils import translation
+
+    event = make_event()
+    start = last_position()
+    with CaptureQueriesContext(connection) as captured, transaction.atomic():
+        with translation.override("zh-hans"):
+            update_event(Event.objects.get(pk=event.pk), editor.user, {"title": "夜晚"})
+        with translation.override("zh-hant"):
+            update_event(Event.objects.get(pk=event.pk), editor.user, {"title": "夜晚場"})
+    # The second write's languages are added to the entry the first appended (not yet committed).
+    assert [query["sql"].split()[0] for query in captured.captured_queries if "events_changeentry" in query["sql"]] == [
+        "INSERT",
+        "UPDATE",
+    ]
+    assert fed(start) == [("event", event.pk, "updated", ["zh-hans", "zh-hant"])]
