@@ -14,18 +14,16 @@ class EventsConfig(AppConfig):
         from .api import read_cache
         from .api.store_renderers import register_store_renderers
         from .api.webhook_payloads import register_webhook_payloads
-        from .changelog import connect_receivers as connect_change_log
+        from .changelog import connect_receivers as connect_write_effects
         from .notifications import connect_receivers as connect_notifications
         from .roles import create_role_groups
         from .signals import connect_term_counts
-        from .store import connect_receivers
 
         post_migrate.connect(create_role_groups, sender=self, dispatch_uid="events.create_role_groups")
         connect_term_counts()
         register_store_renderers()
         register_webhook_payloads()
-        connect_receivers()
-        # After the store's: at a write's end the store renders, then the log appends (and locks).
-        connect_change_log()
+        # One set of receivers keeps the rendering store true and fills the change log.
+        connect_write_effects()
         connect_notifications()
         read_cache.connect_invalidation()

@@ -53,7 +53,7 @@ def test_a_client_following_the_cursor_gets_each_change_once_in_order(api, edito
     page = feed(api)
     assert entries(page) == [("event", first, "created")]
     change = page["changes"][0]
-    assert list(change) == ["position", "kind", "id", "action", "time", "record"]
+    assert list(change) == ["position", "kind", "id", "action", "time", "languages", "record"]
     assert change["record"]["title"] == "First"
     assert change["time"].endswith("Z")
 
@@ -238,3 +238,14 @@ def test_the_feed_is_documented_in_its_namespace_document_and_on_the_api_page(ap
     page = api.get("/zh-hans/api-docs/").content.decode()
     assert "http://testserver/zh-hans/wp-json/events-calendar/v1/changes" in page
     assert "events-calendar/v1/doc" in page
+
+
+def test_each_change_names_the_languages_whose_text_it_changed(api, editor):
+    event_id = create_event(editor, "Night")
+    assert post_json(editor, f"/events/{event_id}", {"title": "夜晚場"}, prefix="/zh-hant").status_code == 200
+    assert post_json(editor, f"/events/{event_id}", {"end_date": "2031-03-01 23:00"}).status_code == 200
+    expected = [("created", ["en"]), ("updated", ["zh-hant"]), ("updated", [])]
+    assert [(change["action"], change["languages"]) for change in feed(api)["changes"]] == expected
+    # Codes, the same whatever language the feed is read in.
+    chinese = api.get(f"/zh-hans{FEED}").json()["changes"]
+    assert [(change["action"], change["languages"]) for change in chinese] == expected

@@ -223,6 +223,8 @@ WRITES = {
     "organizer link removed": lambda editor, c: EventOrganizer.objects.filter(event=c["events"][0]).first().delete(),
     "term link added": lambda editor, c: c["events"][1].terms.add(c["terms"][2]),
     "queryset update of a venue": lambda editor, c: Venue.objects.filter(pk=c["venue"].pk).update(phone="+49 30 1234"),
+    # Venues and organizers hold their image inline.
+    "queryset update of an image": lambda editor, c: Attachment.objects.filter(pk=c["image"].pk).update(width=41),
     "queryset update of terms": lambda editor, c: Term.objects.filter(pk__in=[t.pk for t in c["terms"]]).update(
         description="Live"
     ),

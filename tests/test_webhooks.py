@@ -322,3 +322,25 @@ def test_a_worker_killed_mid_delivery_loses_nothing(admin, receiver):
     deliver()
     assert len(set(receiver.ids())) == 1 and len(receiver.ids()) == 2
     assert WebhookDelivery.objects.get().status == DeliveryStatus.SUCCEEDED
+
+
+def test_a_delivery_names_the_languages_of_its_change_even_once_the_entry_is_gone(admin, receiver, editor):
+    from events.models import ChangeEntry
+
+    from .conftest import post_json
+
+    subscribe(admin, receiver.url)
+    event = make_event(title="Night")
+    changes.finished()
+    deliver()
+    assert post_json(editor, f"/events/{event.pk}", {"title": "夜晚場"}, prefix="/zh-hant").status_code == 200
+    # The deliveries are made from the log; the log's retention may remove the entry before the
+    # first attempt (a subscription turned on again after weeks): the delivery keeps its languages.
+    delivery.fan_out()
+    ChangeEntry.objects.all().delete()
+    deliver()
+    bodies = [json.loads(body) for _headers, body in receiver.received]
+    assert [(body["type"], body["data"]["languages"]) for body in bodies] == [
+        ("event.created", ["en"]),
+        ("event.updated", ["zh-hant"]),
+    ]

@@ -3,6 +3,7 @@
 The v1 document stays the plugin's; this one describes only what the plugin has no route for.
 """
 
+from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
 from .links import rest_root
@@ -41,6 +42,15 @@ CHANGE_SCHEMA = {
         "id": {"type": "integer", "description": _("The record's ID.")},
         "action": {"type": "string", "enum": ["created", "updated", "trashed", "restored", "deleted"]},
         "time": {"type": "string", "format": "date-time", "description": _("When the change was committed (UTC).")},
+        "languages": {
+            "type": "array",
+            "items": {"type": "string", "enum": [code for code, _name in settings.LANGUAGES]},
+            "description": _(
+                "The languages whose translated text the change changed (for a creation, trash, restore or "
+                "deletion: every language the record has text in); empty when only what every language shows "
+                "alike changed."
+            ),
+        },
         "record": {
             "type": "object",
             "nullable": True,

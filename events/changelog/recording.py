@@ -1,6 +1,6 @@
 """Appending to the change log in the writer's transaction, in the order writers commit.
 
-The receivers (receivers.py) note what each write does to which record while it runs; the notes
+The receivers (effects.py) note what each write does to which record while it runs; the notes
 are appended as log entries when the write is complete (`events.changes.finished()`, the last step
 of every service's transaction, or the end of a `changes.batch()`), so a record a write touches
 several times gets one entry, and the entries are in the same transaction as the write: a
@@ -17,12 +17,14 @@ held only for its commit. SQLite lets one writer in at a time, which gives the s
 """
 
 import threading
+from functools import cache
 
+from django.conf import settings
 from django.db import connections, transaction
 from django.utils import timezone
 
 from .. import changes
-from ..models import ChangeAction, ChangeEntry, ChangeKind, Event, Organizer, Taxonomy, Term, Venue
+from ..models import ChangeAction, ChangeEntry, ChangeKind, Taxonomy, Term
 from ..services.locks import advisory_key
 
 CREATED, UPDATED, TRASHED, RESTORED, DELETED = (
@@ -37,14 +39,35 @@ TAXONOMY_KINDS = {Taxonomy.CATEGORY: ChangeKind.CATEGORY, Taxonomy.TAG: ChangeKi
 TERM = "term"
 # Records whose change changes what the events that embed them show.
 VENUE_LINK, ORGANIZER_LINK, TERM_LINK, IMAGE_LINK = "venue", "organizer", "term", "image"
+NO_LANGUAGES = frozenset()
 
 _LOCK = advisory_key("events", "change-log")
 _INSERT_POSTGRESQL = (
     "INSERT INTO events_changeentry (kind, record_id, action, time, languages) "
-    "SELECT given.kind, given.record_id, given.action, clock_timestamp(), '' "
-    "FROM (SELECT pg_advisory_xact_lock(%s)) AS serialised, (VALUES {rows}) AS given(ordinal, kind, record_id, action) "
-    "ORDER BY given.ordinal"
+    "SELECT given.kind, given.record_id, given.action, clock_timestamp(), given.languages "
+    "FROM (SELECT pg_advisory_xact_lock(%s)) AS serialised, "
+    "(VALUES {rows}) AS given(ordinal, kind, record_id, action, languages) "
+    "ORDER BY given.ordinal RETURNING id, kind, record_id"
 )
+# {event ID: languages} of the events showing linked records ({VENUE_LINK: {ID: languages}, ...}):
+# what shows what is effects.py's to say (look_up_showing).
+_showing = None
+
+
+def look_up_showing(function):
+    global _showing
+    _showing = function
+
+
+@cache
+def _language_order():
+    return {code: order for order, (code, _name) in enumerate(settings.LANGUAGES)}
+
+
+def languages_text(languages):
+    """The `languages` column: the codes in the site's order (settings.LANGUAGES), space-separated."""
+    order = _language_order()
+    return " ".join(sorted(languages, key=lambda code: (order.get(code, len(order)), code)))
 
 
 def merged(before, after):
@@ -69,14 +92,19 @@ class _Notes:
     def __init__(self, using, block, savepoints):
         self.using, self.block, self.savepoints = using, block, savepoints
         self.actions = {}
+        # {(kind, ID): languages} of the noted records; {VENUE_LINK: {ID: languages}...} of the
+        # records whose showing events changed with them.
+        self.languages = {}
         self.linked = {}
+        # {(kind, ID): (action, languages, position)} of the entries appended in this transaction.
         self.logged = {}
 
-    def note(self, kind, record_id, action):
+    def note(self, kind, record_id, action, languages):
         key = (kind, record_id)
         if key in self.actions:
             action = merged(self.actions[key], action)
         self.actions[key] = action
+        self.languages[key] = self.languages.get(key, NO_LANGUAGES) | languages
 
     def __call__(self):
         if self.actions or self.linked:
@@ -136,31 +164,25 @@ def _current(using):
     return notes
 
 
-def note(kind, record_ids, action, using, linked=None):
+def note(kind, record_ids, action, using, linked=None, languages=NO_LANGUAGES):
     """Record that this transaction did `action` to these records of `kind` (a ChangeKind, TERM, or
-    None for a record the log does not list, an image); `linked` (VENUE_LINK...) when the records
-    showing them changed with them."""
+    None for a record the log does not list, an image), changing their text in `languages`;
+    `linked` (VENUE_LINK...) when the records showing them changed with them, in those languages."""
     record_ids = [record_id for record_id in record_ids if record_id is not None]
-    if not record_ids:
+    if not record_ids or (kind is None and not linked):
         return
     autocommit = not connections[using].in_atomic_block
     # Autocommit: the write is committed already, alone; its entry follows it at once.
     notes = _Notes(using, None, ()) if autocommit else _current(using)
     if kind is not None:
         for record_id in record_ids:
-            notes.note(kind, record_id, action)
+            notes.note(kind, record_id, action, languages)
     if linked:
-        notes.linked.setdefault(linked, set()).update(record_ids)
+        shown = notes.linked.setdefault(linked, {})
+        for record_id in record_ids:
+            shown[record_id] = shown.get(record_id, NO_LANGUAGES) | languages
     if autocommit:
         notes()
-
-
-def note_records_showing(linked, record_ids, using):
-    """The records showing these ones (a venue, organizer, term or image about to be deleted, whose
-    links go with it) are changed: noted now, while the links still exist."""
-    record_ids = [record_id for record_id in record_ids if record_id is not None]
-    for (kind, record_id), action in _linked_changes({linked: record_ids}, using).items():
-        note(kind, [record_id], action, using)
 
 
 def append_pending(using):
@@ -182,102 +204,87 @@ def append_pending(using):
         _append(finishing, [notes for notes in live if notes.block is block], using)
 
 
+def _add(actions, languages, key, action, key_languages):
+    actions[key] = merged(actions[key], action) if key in actions else action
+    languages[key] = languages.get(key, NO_LANGUAGES) | key_languages
+
+
 def _append(finishing, same_transaction, using):
-    actions, linked = {}, {}
+    actions, languages, linked = {}, {}, {}
     for notes in finishing:
         for key, action in notes.actions.items():
-            actions[key] = merged(actions[key], action) if key in actions else action
-        for source, ids in notes.linked.items():
-            linked.setdefault(source, set()).update(ids)
-        notes.actions, notes.linked = {}, {}
-    for key, action in _linked_changes(linked, using).items():
-        actions[key] = merged(actions[key], action) if key in actions else action
-    actions = _terms_resolved(actions, using)
+            _add(actions, languages, key, action, notes.languages.get(key, NO_LANGUAGES))
+        for source, records in notes.linked.items():
+            shown = linked.setdefault(source, {})
+            for record_id, record_languages in records.items():
+                shown[record_id] = shown.get(record_id, NO_LANGUAGES) | record_languages
+        notes.actions, notes.languages, notes.linked = {}, {}, {}
+    if linked:
+        for event_id, event_languages in _showing(linked, using).items():
+            _add(actions, languages, (ChangeKind.EVENT, event_id), UPDATED, event_languages)
+    actions, languages = _terms_resolved(actions, languages, using)
     logged = {}
     for notes in same_transaction:
         logged.update(notes.logged)
-    entries = []
+    entries, widened = [], []
     for (kind, record_id), action in sorted(actions.items(), key=lambda item: (_KIND_ORDER[item[0][0]], item[0][1])):
         if action is None:
             continue
+        entry_languages = languages.get((kind, record_id), NO_LANGUAGES)
         already = logged.get((kind, record_id))
         # Once per record and transaction: an entry appended by an earlier finished() of the same
-        # transaction stands, unless this write did something stronger than an update.
-        if already is not None and action in (UPDATED, already):
+        # transaction stands, unless this write did something stronger than an update; it then
+        # names the languages this write changed too (rewritten before anyone can read it).
+        if already is not None and action in (UPDATED, already[0]):
+            if not entry_languages <= already[1]:
+                widened.append(((kind, record_id), already[0], already[1] | entry_languages, already[2]))
             continue
-        entries.append((kind, record_id, action))
+        entries.append((kind, record_id, action, entry_languages))
+    keeper = next((notes for notes in reversed(finishing) if notes in same_transaction), finishing[-1])
+    for key, action, key_languages, position in widened:
+        ChangeEntry.objects.using(using).filter(pk=position).update(languages=languages_text(key_languages))
+        keeper.logged[key] = (action, key_languages, position)
     if not entries:
         return
-    _insert(entries, using)
-    keeper = next((notes for notes in reversed(finishing) if notes in same_transaction), finishing[-1])
-    for kind, record_id, action in entries:
-        keeper.logged[(kind, record_id)] = action
+    positions = _insert(entries, using)
+    for kind, record_id, action, entry_languages in entries:
+        keeper.logged[(kind, record_id)] = (action, entry_languages, positions.get((str(kind), record_id)))
 
 
 _KIND_ORDER = {kind: order for order, kind in enumerate(ChangeKind.values)}
 
 
-def _terms_resolved(actions, using):
+def _terms_resolved(actions, languages, using):
     unresolved = [record_id for (kind, record_id) in actions if kind == TERM]
     if not unresolved:
-        return actions
+        return actions, languages
     taxonomies = dict(Term.objects.using(using).filter(pk__in=unresolved).values_list("pk", "taxonomy"))
-    resolved = {}
+    resolved, resolved_languages = {}, {}
     for (kind, record_id), action in actions.items():
+        key_languages = languages.get((kind, record_id), NO_LANGUAGES)
         if kind == TERM:
             if record_id not in taxonomies:
                 continue
             kind = TAXONOMY_KINDS[taxonomies[record_id]]
-        key = (kind, record_id)
-        resolved[key] = merged(resolved[key], action) if key in resolved else action
-    return resolved
-
-
-def _linked_changes(linked, using):
-    """{(kind, ID): UPDATED} of the records that show one of the `linked` records ({VENUE_LINK: ids, ...}):
-    the events embedding a venue, organizer, term or image, and the venues and organizers whose
-    record holds an image (with the events embedding those)."""
-    if not linked:
-        return {}
-    linked = {source: set(ids) for source, ids in linked.items() if ids}
-    changes = {}
-    if linked.get(IMAGE_LINK):
-        for model, kind, source in (
-            (Venue, ChangeKind.VENUE, VENUE_LINK),
-            (Organizer, ChangeKind.ORGANIZER, ORGANIZER_LINK),
-        ):
-            holders = set(
-                model.objects.using(using).filter(image_id__in=linked[IMAGE_LINK]).values_list("pk", flat=True)
-            )
-            changes.update(((kind, holder), UPDATED) for holder in holders)
-            if holders:
-                linked.setdefault(source, set()).update(holders)
-    events = Event.objects.using(using).order_by()
-    lookups = {
-        VENUE_LINK: "venue_id__in",
-        ORGANIZER_LINK: "organizer_links__organizer_id__in",
-        TERM_LINK: "terms__pk__in",
-        IMAGE_LINK: "image_id__in",
-    }
-    for source, lookup in lookups.items():
-        if linked.get(source):
-            for event_id in events.filter(**{lookup: linked[source]}).values_list("pk", flat=True).distinct():
-                changes[(ChangeKind.EVENT, event_id)] = UPDATED
-    return changes
+        _add(resolved, resolved_languages, (kind, record_id), action, key_languages)
+    return resolved, resolved_languages
 
 
 def _insert(entries, using):
+    """Append the entries; returns {(kind, ID): position}."""
     changes.log_appended.send(sender=None, using=using)
     connection = connections[using]
     if connection.vendor == "postgresql":
-        rows = ", ".join(["(%s, %s, %s::bigint, %s)"] * len(entries))
+        rows = ", ".join(["(%s, %s, %s::bigint, %s, %s)"] * len(entries))
         params = [_LOCK]
-        for ordinal, (kind, record_id, action) in enumerate(entries):
-            params += [ordinal, str(kind), record_id, str(action)]
+        for ordinal, (kind, record_id, action, languages) in enumerate(entries):
+            params += [ordinal, str(kind), record_id, str(action), languages_text(languages)]
         with connection.cursor() as cursor:
             cursor.execute(_INSERT_POSTGRESQL.format(rows=rows), params)
-        return
+            return {(str(kind), record_id): position for position, kind, record_id in cursor.fetchall()}
     now = timezone.now()
-    ChangeEntry.objects.using(using).bulk_create(
-        ChangeEntry(kind=kind, record_id=record_id, action=action, time=now) for kind, record_id, action in entries
+    made = ChangeEntry.objects.using(using).bulk_create(
+        ChangeEntry(kind=kind, record_id=record_id, action=action, time=now, languages=languages_text(languages))
+        for kind, record_id, action, languages in entries
     )
+    return {(str(entry.kind), entry.record_id): entry.pk for entry in made}

@@ -32,8 +32,9 @@ class ChangeEntry(models.Model):
     record_id = models.BigIntegerField()
     action = models.CharField(max_length=16, choices=ChangeAction.choices)
     time = models.DateTimeField()
-    # The languages whose content the write changed, space-separated; empty: every language (a
-    # change of something all languages show, or of a linked record).
+    # The languages whose translated text the write changed, space-separated in the order of
+    # settings.LANGUAGES (events.changelog.effects says which); empty when it changed only what
+    # every language shows alike (times, status, links...).
     languages = models.CharField(max_length=200, blank=True, default="")
 
     class Meta:

@@ -54,6 +54,8 @@ class WebhookDelivery(models.Model):
     record_id = models.BigIntegerField()
     action = models.CharField(max_length=16, choices=ChangeAction.choices)
     change_time = models.DateTimeField()
+    # The entry's languages (ChangeEntry.languages), kept with the delivery as the entry is not.
+    languages = models.CharField(max_length=200, blank=True, default="")
     message_id = models.CharField(max_length=64, unique=True)
     # Written at the first attempt, then sent unchanged on every retry.
     body = models.TextField(blank=True, default="")

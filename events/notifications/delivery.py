@@ -79,6 +79,7 @@ def fan_out():
                         record_id=entry.record_id,
                         action=entry.action,
                         change_time=entry.time,
+                        languages=entry.languages,
                         message_id=f"msg_{uuid.uuid4().hex}",
                     )
                     for entry in entries
@@ -147,6 +148,7 @@ def payload(delivery):
         "id": delivery.record_id,
         "action": delivery.action,
         "time": delivery.change_time.isoformat().replace("+00:00", "Z"),
+        "languages": delivery.languages.split(),
     }
     head = to_json({"type": f"{delivery.kind}.{delivery.action}", "timestamp": change["time"]})
     record = records.get((delivery.kind, delivery.record_id), "null")

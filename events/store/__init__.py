@@ -1,14 +1,14 @@
 """The rendered-record store: records rendered when they change, not when they are read.
 
 Each event, venue, organizer, image and term is kept rendered once per language, what depends on
-the request left as markers, linked records as references joined at read time. Writes keep it true;
-a row is read only under the current epoch. docs/architecture-store.md explains how, and what
-tests/test_store_format.py asks of a change to a renderer.
+the request left as markers, linked records as references joined at read time. Writes keep it true
+(events.changelog.effects marks what each write changes stale); a row is read only under the
+current epoch. docs/architecture-store.md explains how, and what tests/test_store_format.py asks of
+a change to a renderer.
 """
 
 from .assemble import Assembler, MarkerValues, RecordFacts, Unresolved
 from .epoch import FORMAT_VERSION, current_epoch
-from .receivers import connect_receivers
 from .registry import register_renderer, register_rendering_request
 from .rows import (
     EVENT,
@@ -37,7 +37,6 @@ __all__ = [
     "Unresolved",
     "FORMAT_VERSION",
     "current_epoch",
-    "connect_receivers",
     "register_renderer",
     "register_rendering_request",
     "EVENT",

@@ -73,6 +73,7 @@ class ChangesViewSet(WPViewSet):
                     "id": entry.record_id,
                     "action": entry.action,
                     "time": entry.time.isoformat().replace("+00:00", "Z"),
+                    "languages": entry.languages.split(),
                 }
             )
             changes.append(f'{head[:-1]},"record":{record}}}')
