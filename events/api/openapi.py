@@ -6,6 +6,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 from rest_framework.fields import empty
 
+from ..conf import events_settings
 from .links import namespace_url
 from .params import BooleanParam, IntegerParam, ListParam, Params
 from .routes import ROUTES
@@ -264,22 +265,27 @@ RESOURCES = {"events": "Event", "venues": "Venue", "organizers": "Organizer", "c
 
 SUMMARIES = {
     ("events", "list"): _("List events"),
+    ("events", "create"): _("Create an event"),
     ("events", "retrieve"): _("Read an event"),
     ("events", "update"): _("Update an event"),
     ("events", "destroy"): _("Move an event to the trash"),
     ("venues", "list"): _("List venues"),
+    ("venues", "create"): _("Create a venue"),
     ("venues", "retrieve"): _("Read a venue"),
     ("venues", "update"): _("Update a venue"),
     ("venues", "destroy"): _("Move a venue to the trash"),
     ("organizers", "list"): _("List organizers"),
+    ("organizers", "create"): _("Create an organizer"),
     ("organizers", "retrieve"): _("Read an organizer"),
     ("organizers", "update"): _("Update an organizer"),
     ("organizers", "destroy"): _("Move an organizer to the trash"),
     ("categories", "list"): _("List event categories"),
+    ("categories", "create"): _("Create an event category"),
     ("categories", "retrieve"): _("Read an event category"),
     ("categories", "update"): _("Update an event category"),
     ("categories", "destroy"): _("Delete an event category"),
     ("tags", "list"): _("List tags"),
+    ("tags", "create"): _("Create a tag"),
     ("tags", "retrieve"): _("Read a tag"),
     ("tags", "update"): _("Update a tag"),
     ("tags", "destroy"): _("Delete a tag"),
@@ -317,9 +323,13 @@ def openapi_path(route):
 
 
 def path_variables(route):
-    """{name: schema} of the route's path variables, in order (`\\d+` is an integer)."""
+    """{name: schema} of the route's path variables, in order.
+
+    `\\d+` is an integer from 1: no record has ID 0 (the venue, organizer and term routes refuse it
+    with 400, the event routes find nothing: 404). A slug is one non-empty path segment.
+    """
     return {
-        name: {"type": "integer", "minimum": 0} if regex == r"\d+" else {"type": "string"}
+        name: {"type": "integer", "minimum": 1} if regex == r"\d+" else {"type": "string", "minLength": 1}
         for name, regex in PATH_VARIABLE.findall(route.pattern)
     }
 
@@ -420,9 +430,13 @@ def operation_parameters(route, action):
     return parameters
 
 
-def request_body(route):
-    """The body of an update: every create parameter, none required (updates change what is sent)."""
-    fields = params_fields(route, "create")
+def request_body(route, creating=False):
+    """The body of a write: every create parameter but the language. A create needs the required
+    ones; an update needs none (it changes only what is sent)."""
+    # The language is a query parameter of every operation; a body's value would win over it.
+    fields = {
+        name: field for name, field in params_fields(route, "create").items() if name != events_settings.language_param
+    }
     properties = {}
     for name, field in fields.items():
         schema = param_schema(field)
@@ -430,7 +444,14 @@ def request_body(route):
         properties[name] = {"description": _description(field), **schema}
         if getattr(field, "server_checked", False):
             properties[name][SERVER_CHECKED] = True
-    return {"content": {FORM: {"schema": {"type": "object", "properties": properties}}}}
+    schema = {"type": "object", "properties": properties}
+    required = [name for name, field in fields.items() if field.required] if creating else []
+    if required:
+        schema["required"] = required
+    body = {"content": {FORM: {"schema": schema}}}
+    if required:
+        body["required"] = True
+    return body
 
 
 def _responses(codes, success=None):
@@ -458,12 +479,17 @@ def list_schema(collection):
     }
 
 
-# The operations of a record route: (action, HTTP method, the response codes it documents).
+# The operations of a record route: (action, HTTP method, the response codes it documents). An
+# update is routed for POST, PUT and PATCH alike; POST comes first, where the plugin's own document
+# has it, PUT and PATCH after the other methods (added to it: the server routes them too).
 OPERATIONS = (
     ("list", "get", ("200", "304", "400", "404")),
+    ("create", "post", ("201", "400", "401", "403")),
     ("retrieve", "get", ("200", "304", "400", "401", "403", "404")),
     ("update", "post", ("200", "400", "401", "403", "404", "412")),
     ("destroy", "delete", ("200", "400", "401", "403", "404", "410", "412", "500")),
+    ("update", "put", ("200", "400", "401", "403", "404", "412")),
+    ("update", "patch", ("200", "400", "401", "403", "404", "412")),
 )
 
 
@@ -485,12 +511,20 @@ def path_item(route):
         if kind not in actions:
             continue
         operation = {"summary": str(SUMMARIES[(collection, kind)])}
-        if kind != "update":
-            operation["parameters"] = operation_parameters(route, actions[kind])
-        else:
+        if kind == "update":
             # An update takes the path variables of the read and its fields as a body.
             operation["parameters"] = operation_parameters(route, actions["retrieve"]) if "retrieve" in actions else []
             operation["requestBody"] = request_body(route)
+        elif kind == "create":
+            # A create's fields travel in the body; the query string carries only the language.
+            operation["parameters"] = [
+                parameter
+                for parameter in operation_parameters(route, actions[kind])
+                if parameter["name"] == events_settings.language_param
+            ]
+            operation["requestBody"] = request_body(route, creating=True)
+        else:
+            operation["parameters"] = operation_parameters(route, actions[kind])
         operation["responses"] = _responses(codes, list_schema(collection) if kind == "list" else record)
         item[method] = operation
     return item
