@@ -144,10 +144,13 @@ def test_path_variables_are_as_strict_as_the_routes(api, path):
         assert variable["schema"] == expected
 
 
-def test_doc_operation_has_only_a_200_response(api):
+def test_doc_operation_documents_the_answers_the_server_gives(api):
     operation = fetch_doc(api)["paths"]["/doc"]["get"]
-    assert list(operation["responses"]) == ["200"]
+    # The plugin's document has only the 200 (docs/contract/discovery.md §2); a conditional request
+    # and an unknown language are answered too.
+    assert list(operation["responses"]) == ["200", "304", "400"]
     assert operation["responses"]["200"]["description"]
+    assert api.get(f"{API}/doc", {"wpml_language": "fr"}).status_code == 400
 
 
 def test_components_are_the_record_shapes(api):

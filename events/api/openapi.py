@@ -8,9 +8,10 @@ from rest_framework.fields import empty
 
 from ..conf import events_settings
 from .links import namespace_url
-from .params import BooleanParam, IntegerParam, ListParam, Params
+from .params import BooleanParam, DateParam, IntegerParam, ListParam, Params, status_filter
 from .routes import ROUTES
-from .serializers.linked_params import OrganizerFields, VenueFields
+from .serializers.event_write import event_status
+from .serializers.linked_params import OrganizerFields, VenueFields, registered_status
 
 OPENAPI_VERSION = "3.0.0"
 # The product name stays untranslated, as the plugin's clients show it.
@@ -24,6 +25,8 @@ NUMBER_FORMATS = {"double", "float"}
 NO_NUL = "^[^\\u0000]*$"
 # Parameters whose schema-valid values may still be refused for what they name (see WPParamMixin).
 SERVER_CHECKED = "x-server-checked"
+# Validators that refuse an empty value whatever the caller (a status names a registered status).
+REFUSE_EMPTY = (status_filter, event_status, registered_status)
 
 
 def _ref(name):
@@ -345,14 +348,30 @@ def param_schema(field):
     if override:
         return dict(override)
     fmt = getattr(field, "wp_format", None)
+    refuses_empty = getattr(field, "validator", None) in REFUSE_EMPTY
     if isinstance(field, ListParam) or getattr(field, "wp_items", None):
-        schema = {"type": "array", "items": dict(field.wp_items or {"type": "string"})}
+        items = dict(field.wp_items or {"type": "string"})
+        if items.get("type") == "integer":
+            # Record IDs, which start at 1: 0 names nothing and is refused.
+            items["minimum"] = 1
+        schema = {"type": "array", "items": items}
+        if refuses_empty:
+            # An empty item is dropped (docs/contract/README.md §3): a list of them is an empty list.
+            schema["minItems"] = 1
+            items["minLength"] = 1
     elif isinstance(field, BooleanParam):
         schema = {"type": "boolean"}
     elif isinstance(field, IntegerParam):
         schema = {"type": "integer"}
         if field.minimum is not None:
             schema["minimum"] = field.minimum
+    elif getattr(field, "wp_type", None) == "object":
+        # A form sends it in bracket syntax (`recurrence[rules][0]=...`); a text is refused.
+        schema = {"type": "object"}
+    elif getattr(field, "wp_type", None) == "integer":
+        # An untyped parameter published as an integer names a record (an event, a category, a user)
+        # by its ID: digits from 1, as the validators require.
+        schema = {"type": "integer", "minimum": 1}
     elif fmt in NUMBER_FORMATS:
         schema = {"type": "number", "format": fmt}
         limit = getattr(getattr(field, "parse", None), "limit", None)
@@ -362,7 +381,8 @@ def param_schema(field):
         schema = {"type": "string", "pattern": NO_NUL}
         if getattr(field, "enum", None):
             schema = {"type": "string", "enum": list(field.enum)}
-        if getattr(field, "non_empty", False):
+        # No date reads as "", nor names a status.
+        if getattr(field, "non_empty", False) or isinstance(field, DateParam) or refuses_empty:
             schema["minLength"] = 1
         if getattr(field, "max_length", None):
             schema["maxLength"] = field.max_length
@@ -502,7 +522,11 @@ def path_item(route):
             "get": {
                 "summary": str(_("The OpenAPI document of this API")),
                 "parameters": operation_parameters(route, "doc"),
-                "responses": {"200": {"description": str(_("The OpenAPI document."))}},
+                # The plugin documents only the 200; the server also answers these.
+                "responses": {
+                    "200": {"description": str(_("The OpenAPI document."))},
+                    **_responses(("304", "400")),
+                },
             }
         }
     record = _ref(RESOURCES[collection]) if collection in RESOURCES else {"type": "object"}
