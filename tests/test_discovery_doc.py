@@ -94,17 +94,63 @@ def test_server_url_follows_the_vendor_setting(api, settings):
 def test_paths_in_contract_order_with_their_operations(api):
     paths = fetch_doc(api)["paths"]
     assert list(paths) == PATHS
-    expected = {path: ["get"] for path in PATHS}
+    # The plugin's document lists get on every path and post and delete on single records
+    # (docs/contract/discovery.md §2), in that order; every other method the server routes follows:
+    # the creates' post, and the updates' put and patch.
+    expected = {path: ["get", "post"] for path in PATHS}
+    expected["/doc"] = ["get"]
     for path in PATHS:
         if "{" in path:
-            expected[path] = ["get", "post", "delete"]
+            expected[path] = ["get", "post", "delete", "put", "patch"]
     assert {path: list(item) for path, item in paths.items()} == expected
 
 
-def test_doc_operation_has_only_a_200_response(api):
+def test_every_routed_method_is_documented(api):
+    paths = fetch_doc(api)["paths"]
+    for route in ROUTES:
+        if route.pattern:
+            assert sorted(paths[openapi_path(route)]) == sorted(method.lower() for method in route.methods)
+
+
+@pytest.mark.parametrize("path", [path for path in PATHS if "{" in path])
+def test_updates_are_documented_alike_for_post_put_and_patch(api, path):
+    item = fetch_doc(api)["paths"][path]
+    assert item["put"] == item["post"] == item["patch"]
+
+
+@pytest.mark.parametrize("path", [path for path in PATHS if "{" not in path and path != "/doc"])
+def test_creates_take_the_create_parameters_as_a_body(api, path):
+    operation = fetch_doc(api)["paths"][path]["post"]
+    declared = fields_of(route_for(path), "create")
+    body = operation["requestBody"]
+    schema = body["content"]["application/x-www-form-urlencoded"]["schema"]
+    assert list(schema["properties"]) == [name for name in declared if name != events_settings.language_param]
+    assert schema["required"] == [name for name, field in declared.items() if field.required]
+    assert body["required"] is True
+    assert [p["name"] for p in operation["parameters"]] == [events_settings.language_param]
+    assert set(operation["responses"]) == {"201", "400", "401", "403"}
+    assert operation["responses"]["201"]["content"]["application/json"]["schema"]["$ref"].startswith(
+        "#/components/schemas/"
+    )
+
+
+@pytest.mark.parametrize("path", [path for path in PATHS if "{" in path])
+def test_path_variables_are_as_strict_as_the_routes(api, path):
+    for operation in fetch_doc(api)["paths"][path].values():
+        (variable,) = [p for p in operation["parameters"] if p["in"] == "path"]
+        # No record has ID 0 (venue, organizer and term routes refuse it, event routes find nothing);
+        # a path segment is never empty.
+        expected = {"type": "integer", "minimum": 1} if variable["name"] == "id" else {"type": "string", "minLength": 1}
+        assert variable["schema"] == expected
+
+
+def test_doc_operation_documents_the_answers_the_server_gives(api):
     operation = fetch_doc(api)["paths"]["/doc"]["get"]
-    assert list(operation["responses"]) == ["200"]
+    # The plugin's document has only the 200 (docs/contract/discovery.md §2); a conditional request
+    # and an unknown language are answered too.
+    assert list(operation["responses"]) == ["200", "304", "400"]
     assert operation["responses"]["200"]["description"]
+    assert api.get(f"{API}/doc", {"wpml_language": "fr"}).status_code == 400
 
 
 def test_components_are_the_record_shapes(api):
@@ -170,7 +216,10 @@ def test_single_operations_take_the_path_variable_and_the_create_body(api, path)
     ]
     body = item["post"]["requestBody"]["content"]["application/x-www-form-urlencoded"]["schema"]
     assert body["type"] == "object"
-    assert list(body["properties"]) == list(fields_of(route, "create"))
+    # The language is a query parameter (above): a body's value would win over it.
+    create_fields = [name for name in fields_of(route, "create") if name != events_settings.language_param]
+    assert list(body["properties"]) == create_fields
+    assert "required" not in body
     assert all("description" in spec for spec in body["properties"].values())
     assert {"200", "400", "403"} <= set(item["post"]["responses"])
     assert {"200", "400", "403", "410"} <= set(item["delete"]["responses"])
@@ -184,7 +233,11 @@ def test_parameter_descriptions_follow_the_request_language(api, language):
     for path in PATHS:
         route = route_for(path)
         for method, operation in translated["paths"][path].items():
-            action = {"get": "list" if "{" not in path else "retrieve", "post": "retrieve", "delete": "destroy"}[method]
+            if "{" in path:
+                # An update's query parameters are the read's.
+                action = "destroy" if method == "delete" else "retrieve"
+            else:
+                action = {"get": "list", "post": "create"}[method]
             if path == "/doc":
                 action = "doc"
             fields = fields_of(route, action if path == "/doc" else action_of(route, action))

@@ -102,6 +102,9 @@ def accepts_schema_valid_data(ctx, response, case):
         if response.status_code != 400:
             raise
         refused = set((response.json().get("data") or {}).get("params") or {})
+        if response.json().get("code") == "term_exists":
+            # A name another term has: the document marks it x-server-checked.
+            refused = {"name"}
         checked = server_checked_names(case.operation)
         # Without `params`, the refusal is about the record the path names (rest-invalid-event-id).
         path_checked = any(

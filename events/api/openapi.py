@@ -6,10 +6,12 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 from rest_framework.fields import empty
 
+from ..conf import events_settings
 from .links import namespace_url
-from .params import BooleanParam, IntegerParam, ListParam, Params
+from .params import BooleanParam, DateParam, IntegerParam, ListParam, Params, status_filter
 from .routes import ROUTES
-from .serializers.linked_params import OrganizerFields, VenueFields
+from .serializers.event_write import event_status
+from .serializers.linked_params import OrganizerFields, VenueFields, registered_status
 
 OPENAPI_VERSION = "3.0.0"
 # The product name stays untranslated, as the plugin's clients show it.
@@ -23,6 +25,8 @@ NUMBER_FORMATS = {"double", "float"}
 NO_NUL = "^[^\\u0000]*$"
 # Parameters whose schema-valid values may still be refused for what they name (see WPParamMixin).
 SERVER_CHECKED = "x-server-checked"
+# Validators that refuse an empty value whatever the caller (a status names a registered status).
+REFUSE_EMPTY = (status_filter, event_status, registered_status)
 
 
 def _ref(name):
@@ -264,22 +268,27 @@ RESOURCES = {"events": "Event", "venues": "Venue", "organizers": "Organizer", "c
 
 SUMMARIES = {
     ("events", "list"): _("List events"),
+    ("events", "create"): _("Create an event"),
     ("events", "retrieve"): _("Read an event"),
     ("events", "update"): _("Update an event"),
     ("events", "destroy"): _("Move an event to the trash"),
     ("venues", "list"): _("List venues"),
+    ("venues", "create"): _("Create a venue"),
     ("venues", "retrieve"): _("Read a venue"),
     ("venues", "update"): _("Update a venue"),
     ("venues", "destroy"): _("Move a venue to the trash"),
     ("organizers", "list"): _("List organizers"),
+    ("organizers", "create"): _("Create an organizer"),
     ("organizers", "retrieve"): _("Read an organizer"),
     ("organizers", "update"): _("Update an organizer"),
     ("organizers", "destroy"): _("Move an organizer to the trash"),
     ("categories", "list"): _("List event categories"),
+    ("categories", "create"): _("Create an event category"),
     ("categories", "retrieve"): _("Read an event category"),
     ("categories", "update"): _("Update an event category"),
     ("categories", "destroy"): _("Delete an event category"),
     ("tags", "list"): _("List tags"),
+    ("tags", "create"): _("Create a tag"),
     ("tags", "retrieve"): _("Read a tag"),
     ("tags", "update"): _("Update a tag"),
     ("tags", "destroy"): _("Delete a tag"),
@@ -317,9 +326,13 @@ def openapi_path(route):
 
 
 def path_variables(route):
-    """{name: schema} of the route's path variables, in order (`\\d+` is an integer)."""
+    """{name: schema} of the route's path variables, in order.
+
+    `\\d+` is an integer from 1: no record has ID 0 (the venue, organizer and term routes refuse it
+    with 400, the event routes find nothing: 404). A slug is one non-empty path segment.
+    """
     return {
-        name: {"type": "integer", "minimum": 0} if regex == r"\d+" else {"type": "string"}
+        name: {"type": "integer", "minimum": 1} if regex == r"\d+" else {"type": "string", "minLength": 1}
         for name, regex in PATH_VARIABLE.findall(route.pattern)
     }
 
@@ -335,14 +348,30 @@ def param_schema(field):
     if override:
         return dict(override)
     fmt = getattr(field, "wp_format", None)
+    refuses_empty = getattr(field, "validator", None) in REFUSE_EMPTY
     if isinstance(field, ListParam) or getattr(field, "wp_items", None):
-        schema = {"type": "array", "items": dict(field.wp_items or {"type": "string"})}
+        items = dict(field.wp_items or {"type": "string"})
+        if items.get("type") == "integer":
+            # Record IDs, which start at 1: 0 names nothing and is refused.
+            items["minimum"] = 1
+        schema = {"type": "array", "items": items}
+        if refuses_empty:
+            # An empty item is dropped (docs/contract/README.md §3): a list of them is an empty list.
+            schema["minItems"] = 1
+            items["minLength"] = 1
     elif isinstance(field, BooleanParam):
         schema = {"type": "boolean"}
     elif isinstance(field, IntegerParam):
         schema = {"type": "integer"}
         if field.minimum is not None:
             schema["minimum"] = field.minimum
+    elif getattr(field, "wp_type", None) == "object":
+        # A form sends it in bracket syntax (`recurrence[rules][0]=...`); a text is refused.
+        schema = {"type": "object"}
+    elif getattr(field, "wp_type", None) == "integer":
+        # An untyped parameter published as an integer names a record (an event, a category, a user)
+        # by its ID: digits from 1, as the validators require.
+        schema = {"type": "integer", "minimum": 1}
     elif fmt in NUMBER_FORMATS:
         schema = {"type": "number", "format": fmt}
         limit = getattr(getattr(field, "parse", None), "limit", None)
@@ -352,7 +381,8 @@ def param_schema(field):
         schema = {"type": "string", "pattern": NO_NUL}
         if getattr(field, "enum", None):
             schema = {"type": "string", "enum": list(field.enum)}
-        if getattr(field, "non_empty", False):
+        # No date reads as "", nor names a status.
+        if getattr(field, "non_empty", False) or isinstance(field, DateParam) or refuses_empty:
             schema["minLength"] = 1
         if getattr(field, "max_length", None):
             schema["maxLength"] = field.max_length
@@ -420,9 +450,13 @@ def operation_parameters(route, action):
     return parameters
 
 
-def request_body(route):
-    """The body of an update: every create parameter, none required (updates change what is sent)."""
-    fields = params_fields(route, "create")
+def request_body(route, creating=False):
+    """The body of a write: every create parameter but the language. A create needs the required
+    ones; an update needs none (it changes only what is sent)."""
+    # The language is a query parameter of every operation; a body's value would win over it.
+    fields = {
+        name: field for name, field in params_fields(route, "create").items() if name != events_settings.language_param
+    }
     properties = {}
     for name, field in fields.items():
         schema = param_schema(field)
@@ -430,7 +464,14 @@ def request_body(route):
         properties[name] = {"description": _description(field), **schema}
         if getattr(field, "server_checked", False):
             properties[name][SERVER_CHECKED] = True
-    return {"content": {FORM: {"schema": {"type": "object", "properties": properties}}}}
+    schema = {"type": "object", "properties": properties}
+    required = [name for name, field in fields.items() if field.required] if creating else []
+    if required:
+        schema["required"] = required
+    body = {"content": {FORM: {"schema": schema}}}
+    if required:
+        body["required"] = True
+    return body
 
 
 def _responses(codes, success=None):
@@ -458,12 +499,17 @@ def list_schema(collection):
     }
 
 
-# The operations of a record route: (action, HTTP method, the response codes it documents).
+# The operations of a record route: (action, HTTP method, the response codes it documents). An
+# update is routed for POST, PUT and PATCH alike; POST comes first, where the plugin's own document
+# has it, PUT and PATCH after the other methods (added to it: the server routes them too).
 OPERATIONS = (
     ("list", "get", ("200", "304", "400", "404")),
+    ("create", "post", ("201", "400", "401", "403")),
     ("retrieve", "get", ("200", "304", "400", "401", "403", "404")),
     ("update", "post", ("200", "400", "401", "403", "404", "412")),
     ("destroy", "delete", ("200", "400", "401", "403", "404", "410", "412", "500")),
+    ("update", "put", ("200", "400", "401", "403", "404", "412")),
+    ("update", "patch", ("200", "400", "401", "403", "404", "412")),
 )
 
 
@@ -476,7 +522,11 @@ def path_item(route):
             "get": {
                 "summary": str(_("The OpenAPI document of this API")),
                 "parameters": operation_parameters(route, "doc"),
-                "responses": {"200": {"description": str(_("The OpenAPI document."))}},
+                # The plugin documents only the 200; the server also answers these.
+                "responses": {
+                    "200": {"description": str(_("The OpenAPI document."))},
+                    **_responses(("304", "400")),
+                },
             }
         }
     record = _ref(RESOURCES[collection]) if collection in RESOURCES else {"type": "object"}
@@ -485,12 +535,20 @@ def path_item(route):
         if kind not in actions:
             continue
         operation = {"summary": str(SUMMARIES[(collection, kind)])}
-        if kind != "update":
-            operation["parameters"] = operation_parameters(route, actions[kind])
-        else:
+        if kind == "update":
             # An update takes the path variables of the read and its fields as a body.
             operation["parameters"] = operation_parameters(route, actions["retrieve"]) if "retrieve" in actions else []
             operation["requestBody"] = request_body(route)
+        elif kind == "create":
+            # A create's fields travel in the body; the query string carries only the language.
+            operation["parameters"] = [
+                parameter
+                for parameter in operation_parameters(route, actions[kind])
+                if parameter["name"] == events_settings.language_param
+            ]
+            operation["requestBody"] = request_body(route, creating=True)
+        else:
+            operation["parameters"] = operation_parameters(route, actions[kind])
         operation["responses"] = _responses(codes, list_schema(collection) if kind == "list" else record)
         item[method] = operation
     return item

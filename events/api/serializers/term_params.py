@@ -90,9 +90,11 @@ def route_params(taxonomy):
 
     def written(required, parent_validator):
         return {
-            "name": StringParam(non_empty=True, required=required, help_text=_("The term name.")),
+            # A name or slug another term of the taxonomy has (under the same parent) is refused:
+            # 400 term_exists, what no schema can say.
+            "name": StringParam(non_empty=True, required=required, server_checked=True, help_text=_("The term name.")),
             "description": StringParam(non_empty=True, help_text=_("The term description.")),
-            "slug": StringParam(non_empty=True, help_text=_("The term slug.")),
+            "slug": StringParam(non_empty=True, server_checked=True, help_text=_("The term slug.")),
             **parent(parent_validator, _("The ID of the parent category.")),
         }
 
