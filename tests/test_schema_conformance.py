@@ -218,3 +218,14 @@ def test_anonymous_requests_are_answered_as_documented(case, calendar):
 @EXAMPLES
 def test_administrator_requests_are_answered_as_documented(case, administrator):
     case.call_and_validate(checks=CHECKS, headers=administrator)
+
+
+def test_each_operation_is_a_test_of_its_own(request):
+    """Under pytest-xdist, tests that share a node ID run once between them: each operation and
+    caller must have an ID of its own, or most of the checks above silently never run."""
+    names = [item.nodeid for item in request.session.items if item.module is request.module]
+    conformance = [name for name in names if "_answered_as_documented" in name]
+    if not conformance:
+        pytest.skip("the conformance tests are not selected in this run")
+    assert len(conformance) > 2
+    assert len(set(conformance)) == len(conformance)
