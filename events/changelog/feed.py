@@ -11,13 +11,17 @@ import base64
 import binascii
 import datetime as dt
 from dataclasses import dataclass
+from typing import NamedTuple
 
+from django.db import connections, router
 from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext_lazy as _
 
 from ..conf import events_settings
 from ..exceptions import CursorExpired, InvalidValue
-from ..models import ChangeEntry
+from ..list_versions import STATE_SQL
+from ..models import ChangeEntry, ChangeKind, Event, Organizer, Venue
 
 # Entries are removed a little later than cursors expire: an entry committed just after a reader
 # was given a cursor may carry a time slightly before the cursor's own.
@@ -50,19 +54,81 @@ def retention():
     return dt.timedelta(days=events_settings.CHANGES_RETENTION_DAYS)
 
 
+class Entry(NamedTuple):
+    """An entry of the log, with what the read rules look at of the event, venue or organizer it is
+    about: its status, author and password, all None for a term or a record that no longer exists."""
+
+    pk: int
+    kind: str
+    record_id: int
+    action: str
+    time: dt.datetime
+    languages: str
+    status: str | None
+    author_id: int | None
+    password: str | None
+
+
+class EntriesPage(NamedTuple):
+    entries: list
+    next: Cursor
+    # The value of list_versions.STATE_SQL the entries were read under (PostgreSQL outside a
+    # transaction, else None): stored rows remembered under the same store version are current.
+    state: str | None
+
+
+# The tables an entry's record is in, joined on its primary key: the columns read rules look at.
+RECORD_TABLES = {ChangeKind.EVENT: Event, ChangeKind.VENUE: Venue, ChangeKind.ORGANIZER: Organizer}
+
+
 def entries_after(cursor, count):
-    """([ChangeEntry], next Cursor): up to `count` entries after `cursor` (None: from the oldest
-    kept), in position order. Raises CursorExpired for a cursor older than the retention."""
+    """EntriesPage: up to `count` entries after `cursor` (None: from the oldest kept), in position
+    order, and the next cursor. Raises CursorExpired for a cursor older than the retention."""
     now = timezone.now()
     if cursor is not None and cursor.given_at < (now - retention()).timestamp():
         raise CursorExpired()
     after = cursor.position if cursor is not None else 0
-    entries = list(ChangeEntry.objects.filter(pk__gt=after).order_by("pk")[:count])
+    entries, state = _read_entries(after, count)
     if len(entries) == count:
         # More may follow, written since the last one given: they are kept as long as it is.
-        return entries, Cursor(entries[-1].pk, int(entries[-1].time.timestamp()))
+        return EntriesPage(entries, Cursor(entries[-1].pk, int(entries[-1].time.timestamp())), state)
     # Caught up: whatever comes next is written from now on.
-    return entries, Cursor(entries[-1].pk if entries else after, int(now.timestamp()))
+    return EntriesPage(entries, Cursor(entries[-1].pk if entries else after, int(now.timestamp())), state)
+
+
+def _read_entries(after, count):
+    """([Entry], state) in one plain statement: a page reads it on every request, and model
+    instances of its entries and records would cost several times what the database does."""
+    connection = connections[router.db_for_read(ChangeEntry)]
+    quote = connection.ops.quote_name
+    with_state = connection.vendor == "postgresql" and not connection.in_atomic_block
+    aliases = {kind: f"r{number}" for number, kind in enumerate(RECORD_TABLES)}
+    joins = " ".join(
+        f"LEFT JOIN {quote(model._meta.db_table)} {aliases[kind]} "
+        f"ON c.kind = '{kind}' AND {aliases[kind]}.{quote(model._meta.pk.column)} = c.record_id"
+        for kind, model in RECORD_TABLES.items()
+    )
+    facts = ", ".join(
+        f"COALESCE({', '.join(f'{alias}.{quote(column)}' for alias in aliases.values())})"
+        for column in ("status", "author_id", "password")
+    )
+    sql = (
+        f"SELECT c.id, c.kind, c.record_id, c.action, c.time, c.languages, {facts}"
+        f"{f', {STATE_SQL}' if with_state else ''} "
+        f"FROM {quote(ChangeEntry._meta.db_table)} c {joins} WHERE c.id > %s ORDER BY c.id LIMIT %s"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [after, count])
+        rows = cursor.fetchall()
+    entries = [Entry(*row[:4], _aware(row[4], connection), *row[5:9]) for row in rows]
+    return entries, rows[0][9] if with_state and rows else None
+
+
+def _aware(value, connection):
+    """A time column read without the ORM: SQLite gives it as stored, in UTC without its zone."""
+    if isinstance(value, str):
+        value = parse_datetime(value)
+    return value if timezone.is_aware(value) else timezone.make_aware(value, connection.timezone)
 
 
 def remove_expired(now=None):

@@ -55,8 +55,15 @@ class ChangesViewSet(WPViewSet):
     def list(self, request, *args, **kwargs):
         since = self.params.get("since")
         cursor = Cursor.parse(since) if since else None
-        entries, next_cursor = entries_after(cursor, min(self.params["per_page"], MAX_PER_PAGE))
-        records = records_for(request, entries)
+        entries, next_cursor, state = entries_after(cursor, min(self.params["per_page"], MAX_PER_PAGE))
+        facts = {
+            (entry.kind, entry.record_id): store.RecordFacts(
+                POSTS[entry.kind].KIND, entry.record_id, entry.status, entry.author_id, entry.password
+            )
+            for entry in entries
+            if entry.status is not None
+        }
+        records = records_for(request, entries, facts, state)
         changes = []
         for entry in entries:
             key = (entry.kind, entry.record_id)
@@ -79,22 +86,26 @@ class ChangesViewSet(WPViewSet):
         return Response(JSONText(f'{{"changes":[{",".join(changes)}],"next":{to_json(str(next_cursor))}}}'))
 
 
-def records_for(request, entries):
+def records_for(request, entries, facts=None, state=None):
     """{(kind, ID): JSON text} of the records these entries (or deliveries) are about that the
-    caller of `request` may read now, as the v1 API shows them to that caller."""
+    caller of `request` may read now, as the v1 API shows them to that caller. `facts`: the
+    RecordFacts of the events, venues and organizers among them that exist, when the caller read
+    them already (the feed, with its entries); `state`: what they were read under (EntriesPage)."""
     wanted = {}
     for entry in entries:
         if entry.action != ChangeAction.DELETED:
             wanted.setdefault(entry.kind, set()).add(entry.record_id)
-    readable, facts = _readable(request.user, wanted)
-    assembler = store.Assembler(marker_values(request), translation.get_language())
+    if facts is None:
+        facts = _facts(wanted)
+    readable = _readable(request.user, wanted, facts)
+    assembler = store.Assembler(marker_values(request), translation.get_language(), state)
 
     def stored(kind, pk):
         # What a venue's or organizer's password hides depends on the request: always built.
         return kind == ChangeKind.EVENT or not (kind in POSTS and facts[kind, pk].password)
 
-    # Every kind's stored rows in one statement: event_texts and record_texts then find them held.
-    assembler.fetch([(ROW_KINDS[kind], pk) for kind, pk in readable if stored(kind, pk)])
+    # The events and every row they embed first, in one statement (none when this process remembers
+    # them under `state`); then the other kinds' rows not among those, in one more.
     event_ids = sorted(record_id for kind, record_id in readable if kind == ChangeKind.EVENT)
     texts = {
         (ChangeKind.EVENT, pk): text
@@ -102,6 +113,7 @@ def records_for(request, entries):
             request, assembler, event_ids, {pk: facts[ChangeKind.EVENT, pk] for pk in event_ids}, store_free_events()
         ).items()
     }
+    assembler.fetch([(ROW_KINDS[kind], pk) for kind, pk in readable if kind != ChangeKind.EVENT and stored(kind, pk)])
 
     for kind in sorted({kind for kind, _record_id in readable} - {ChangeKind.EVENT}):
         ids = sorted(record_id for other, record_id in readable if other == kind)
@@ -115,21 +127,30 @@ def records_for(request, entries):
     return texts
 
 
-def _readable(user, wanted):
-    """({(kind, ID)} this caller may read now, {(kind, ID): record} of the events, venues and
-    organizers among them, read with what the read rules need)."""
-    readable, facts = set(), {}
+def _facts(wanted):
+    """{(kind, ID): RecordFacts} of the events, venues and organizers among `wanted` that exist."""
+    facts = {}
     for kind, model in POSTS.items():
         if wanted.get(kind):
-            rows = model.objects.filter(pk__in=wanted[kind]).only("pk", "status", "author_id", "password")
-            for record in rows:
-                if record.status != PostStatus.TRASH and roles.can_read(user, record):
-                    readable.add((kind, record.pk))
-                    facts[kind, record.pk] = record
-    # Every caller may read every term; one deleted since has no rendering and is not built.
-    for kind in (ChangeKind.CATEGORY, ChangeKind.TAG):
-        readable.update((kind, pk) for pk in wanted.get(kind, ()))
-    return readable, facts
+            rows = model.objects.filter(pk__in=wanted[kind]).values_list("pk", "status", "author_id", "password")
+            facts.update(((kind, row[0]), store.RecordFacts(model.KIND, *row)) for row in rows)
+    return facts
+
+
+def _readable(user, wanted, facts):
+    """{(kind, ID)} of `wanted` this caller may read now: the events, venues and organizers their
+    `facts` let them read (none in the trash), and every term (one deleted since has no rendering
+    and is not built)."""
+    readable = set()
+    for kind, ids in wanted.items():
+        if kind not in POSTS:
+            readable.update((kind, pk) for pk in ids)
+            continue
+        for pk in ids:
+            record = facts.get((kind, pk))
+            if record is not None and record.status != PostStatus.TRASH and roles.can_read(user, record):
+                readable.add((kind, pk))
+    return readable
 
 
 def _built(request, kind, ids):
