@@ -20,7 +20,6 @@ from django.utils.translation import gettext_lazy as _
 
 from ..conf import events_settings
 from ..exceptions import CursorExpired, InvalidValue
-from ..list_versions import STATE_SQL
 from ..models import ChangeEntry, ChangeKind, Event, Organizer, Venue
 
 # Entries are removed a little later than cursors expire: an entry committed just after a reader
@@ -69,63 +68,52 @@ class Entry(NamedTuple):
     password: str | None
 
 
-class EntriesPage(NamedTuple):
-    entries: list
-    next: Cursor
-    # The value of list_versions.STATE_SQL the entries were read under (PostgreSQL outside a
-    # transaction, else None): stored rows remembered under the same store version are current.
-    state: str | None
-
-
-# The tables an entry's record is in, joined on its primary key: the columns read rules look at.
+# The tables of the records entries are about whose read rules look at their columns.
 RECORD_TABLES = {ChangeKind.EVENT: Event, ChangeKind.VENUE: Venue, ChangeKind.ORGANIZER: Organizer}
 
 
 def entries_after(cursor, count):
-    """EntriesPage: up to `count` entries after `cursor` (None: from the oldest kept), in position
-    order, and the next cursor. Raises CursorExpired for a cursor older than the retention."""
+    """([Entry], next Cursor): up to `count` entries after `cursor` (None: from the oldest kept), in
+    position order. Raises CursorExpired for a cursor older than the retention."""
     now = timezone.now()
     if cursor is not None and cursor.given_at < (now - retention()).timestamp():
         raise CursorExpired()
     after = cursor.position if cursor is not None else 0
-    entries, state = _read_entries(after, count)
+    entries = _read_entries(after, count)
     if len(entries) == count:
         # More may follow, written since the last one given: they are kept as long as it is.
-        return EntriesPage(entries, Cursor(entries[-1].pk, int(entries[-1].time.timestamp())), state)
+        return entries, Cursor(entries[-1].pk, int(entries[-1].time.timestamp()))
     # Caught up: whatever comes next is written from now on.
-    return EntriesPage(entries, Cursor(entries[-1].pk if entries else after, int(now.timestamp())), state)
+    return entries, Cursor(entries[-1].pk if entries else after, int(now.timestamp()))
 
 
 def _read_entries(after, count):
-    """([Entry], state) in one plain statement: a page reads it on every request, and model
-    instances of its entries and records would cost several times what the database does."""
+    """[Entry] in one plain statement, each record's columns joined on its primary key: model
+    instances of a page's entries and records would cost several times what the database does."""
     connection = connections[router.db_for_read(ChangeEntry)]
     quote = connection.ops.quote_name
-    with_state = connection.vendor == "postgresql" and not connection.in_atomic_block
     aliases = {kind: f"r{number}" for number, kind in enumerate(RECORD_TABLES)}
     joins = " ".join(
         f"LEFT JOIN {quote(model._meta.db_table)} {aliases[kind]} "
         f"ON c.kind = '{kind}' AND {aliases[kind]}.{quote(model._meta.pk.column)} = c.record_id"
         for kind, model in RECORD_TABLES.items()
     )
+    # At most one of the joined records exists: its columns are the first that are not NULL.
     facts = ", ".join(
         f"COALESCE({', '.join(f'{alias}.{quote(column)}' for alias in aliases.values())})"
         for column in ("status", "author_id", "password")
     )
     sql = (
-        f"SELECT c.id, c.kind, c.record_id, c.action, c.time, c.languages, {facts}"
-        f"{f', {STATE_SQL}' if with_state else ''} "
+        f"SELECT c.id, c.kind, c.record_id, c.action, c.time, c.languages, {facts} "
         f"FROM {quote(ChangeEntry._meta.db_table)} c {joins} WHERE c.id > %s ORDER BY c.id LIMIT %s"
     )
     with connection.cursor() as cursor:
         cursor.execute(sql, [after, count])
-        rows = cursor.fetchall()
-    entries = [Entry(*row[:4], _aware(row[4], connection), *row[5:9]) for row in rows]
-    return entries, rows[0][9] if with_state and rows else None
+        return [Entry(*row[:4], _aware(row[4], connection), *row[5:]) for row in cursor.fetchall()]
 
 
 def _aware(value, connection):
-    """A time column read without the ORM: SQLite gives it as stored, in UTC without its zone."""
+    """A time read without the ORM: SQLite gives it as it stores it, in UTC without the zone."""
     if isinstance(value, str):
         value = parse_datetime(value)
     return value if timezone.is_aware(value) else timezone.make_aware(value, connection.timezone)

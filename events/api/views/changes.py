@@ -55,15 +55,8 @@ class ChangesViewSet(WPViewSet):
     def list(self, request, *args, **kwargs):
         since = self.params.get("since")
         cursor = Cursor.parse(since) if since else None
-        entries, next_cursor, state = entries_after(cursor, min(self.params["per_page"], MAX_PER_PAGE))
-        facts = {
-            (entry.kind, entry.record_id): store.RecordFacts(
-                POSTS[entry.kind].KIND, entry.record_id, entry.status, entry.author_id, entry.password
-            )
-            for entry in entries
-            if entry.status is not None
-        }
-        records = records_for(request, entries, facts, state)
+        entries, next_cursor = entries_after(cursor, min(self.params["per_page"], MAX_PER_PAGE))
+        records = records_for(request, entries, facts_of(entries))
         changes = []
         for entry in entries:
             key = (entry.kind, entry.record_id)
@@ -86,26 +79,28 @@ class ChangesViewSet(WPViewSet):
         return Response(JSONText(f'{{"changes":[{",".join(changes)}],"next":{to_json(str(next_cursor))}}}'))
 
 
-def records_for(request, entries, facts=None, state=None):
+def records_for(request, entries, facts=None):
     """{(kind, ID): JSON text} of the records these entries (or deliveries) are about that the
     caller of `request` may read now, as the v1 API shows them to that caller. `facts`: the
-    RecordFacts of the events, venues and organizers among them that exist, when the caller read
-    them already (the feed, with its entries); `state`: what they were read under (EntriesPage)."""
+    RecordFacts of those that are events, venues or organizers and exist (facts_of(), for entries
+    read with them), else read here."""
     wanted = {}
     for entry in entries:
         if entry.action != ChangeAction.DELETED:
             wanted.setdefault(entry.kind, set()).add(entry.record_id)
     if facts is None:
-        facts = _facts(wanted)
+        facts = _read_facts(wanted)
     readable = _readable(request.user, wanted, facts)
-    assembler = store.Assembler(marker_values(request), translation.get_language(), state)
+    # Without the state a list reads, so no process memory of rows: a page of the feed is seldom
+    # read twice, and remembering its rows cost more than reading them again saved.
+    assembler = store.Assembler(marker_values(request), translation.get_language())
 
     def stored(kind, pk):
         # What a venue's or organizer's password hides depends on the request: always built.
         return kind == ChangeKind.EVENT or not (kind in POSTS and facts[kind, pk].password)
 
-    # The events and every row they embed first, in one statement (none when this process remembers
-    # them under `state`); then the other kinds' rows not among those, in one more.
+    # The events and every row they embed in one statement, then the other kinds' rows not among
+    # those in one more: event_texts and record_texts find them held.
     event_ids = sorted(record_id for kind, record_id in readable if kind == ChangeKind.EVENT)
     texts = {
         (ChangeKind.EVENT, pk): text
@@ -127,8 +122,20 @@ def records_for(request, entries, facts=None, state=None):
     return texts
 
 
-def _facts(wanted):
-    """{(kind, ID): RecordFacts} of the events, venues and organizers among `wanted` that exist."""
+def facts_of(entries):
+    """{(kind, ID): RecordFacts} of the existing events, venues and organizers the feed's entries
+    are about, from the columns read with them (changelog.feed.Entry)."""
+    return {
+        (entry.kind, entry.record_id): store.RecordFacts(
+            POSTS[entry.kind].KIND, entry.record_id, entry.status, entry.author_id, entry.password
+        )
+        for entry in entries
+        if entry.status is not None
+    }
+
+
+def _read_facts(wanted):
+    """{(kind, ID): RecordFacts} of the existing events, venues and organizers among `wanted`."""
     facts = {}
     for kind, model in POSTS.items():
         if wanted.get(kind):
@@ -138,17 +145,16 @@ def _facts(wanted):
 
 
 def _readable(user, wanted, facts):
-    """{(kind, ID)} of `wanted` this caller may read now: the events, venues and organizers their
-    `facts` let them read (none in the trash), and every term (one deleted since has no rendering
-    and is not built)."""
+    """{(kind, ID)} of `wanted` this caller may read now: the events, venues and organizers whose
+    `facts` roles.can_read lets them read (none in the trash, none that no longer exists), and
+    every term (one deleted since has no rendering and is not built)."""
     readable = set()
     for kind, ids in wanted.items():
-        if kind not in POSTS:
-            readable.update((kind, pk) for pk in ids)
-            continue
         for pk in ids:
             record = facts.get((kind, pk))
-            if record is not None and record.status != PostStatus.TRASH and roles.can_read(user, record):
+            if kind not in POSTS or (
+                record is not None and record.status != PostStatus.TRASH and roles.can_read(user, record)
+            ):
                 readable.add((kind, pk))
     return readable
 
