@@ -68,7 +68,7 @@ class Entry(NamedTuple):
     password: str | None
 
 
-# The tables of the records entries are about whose read rules look at their columns.
+# The kinds of records the read rules judge by their columns, and their tables.
 RECORD_TABLES = {ChangeKind.EVENT: Event, ChangeKind.VENUE: Venue, ChangeKind.ORGANIZER: Organizer}
 
 

@@ -91,8 +91,8 @@ def records_for(request, entries, facts=None):
     if facts is None:
         facts = _read_facts(wanted)
     readable = _readable(request.user, wanted, facts)
-    # Without the state a list reads, so no process memory of rows: a page of the feed is seldom
-    # read twice, and remembering its rows cost more than reading them again saved.
+    # No `state` (as lists give theirs), so no process memory of rows: a feed page is seldom read
+    # twice, and remembering its rows cost more than it saved (bench/README.md, "Changes feed page").
     assembler = store.Assembler(marker_values(request), translation.get_language())
 
     def stored(kind, pk):
