@@ -3,6 +3,7 @@
 import datetime as dt
 
 import pytest
+from django.db import connection
 from django.utils import timezone
 
 from events import changes
@@ -249,3 +250,26 @@ def test_each_change_names_the_languages_whose_text_it_changed(api, editor):
     # Codes, the same whatever language the feed is read in.
     chinese = api.get(f"/zh-hans{FEED}").json()["changes"]
     assert [(change["action"], change["languages"]) for change in chinese] == expected
+
+
+def test_a_page_of_stored_records_costs_the_same_few_statements_at_any_size(
+    api, as_role, django_assert_max_num_queries
+):
+    for number in range(30):
+        make_event(
+            venue=make_venue(),
+            organizers=[make_organizer()],
+            categories=[make_category()],
+            tags=[make_tag()],
+            status=PostStatus.DRAFT if number % 5 == 4 else PostStatus.PUBLISH,
+        )
+    logged()
+    feed(api, per_page=100)  # every record is stored by then
+    # The entries with their records' status, author and password; the stored events with every row
+    # they embed (SQLite reads those in a second statement); the other kinds' stored records.
+    page = 3 if connection.vendor == "postgresql" else 4
+    # A signed caller's request also reads its user, then its rights (to judge the drafts).
+    for caller, statements in ((api, page), (as_role("author"), page + 2)):
+        for per_page in (1, 100):
+            with django_assert_max_num_queries(statements):
+                assert len(feed(caller, per_page=per_page)["changes"]) > per_page * 0.7

@@ -56,7 +56,7 @@ class ChangesViewSet(WPViewSet):
         since = self.params.get("since")
         cursor = Cursor.parse(since) if since else None
         entries, next_cursor = entries_after(cursor, min(self.params["per_page"], MAX_PER_PAGE))
-        records = records_for(request, entries)
+        records = records_for(request, entries, facts_of(entries))
         changes = []
         for entry in entries:
             key = (entry.kind, entry.record_id)
@@ -80,22 +80,28 @@ class ChangesViewSet(WPViewSet):
         return Response(JSONText(f'{{"changes":[{",".join(changes)}],"next":{to_json(str(next_cursor))}}}'))
 
 
-def records_for(request, entries):
+def records_for(request, entries, facts=None):
     """{(kind, ID): JSON text} of the records these entries (or deliveries) are about that the
-    caller of `request` may read now, as the v1 API shows them to that caller."""
+    caller of `request` may read now, as the v1 API shows them to that caller. `facts`: the
+    RecordFacts of those that are events, venues or organizers and exist (facts_of(), for entries
+    read with them), else read here."""
     wanted = {}
     for entry in entries:
         if entry.action != ChangeAction.DELETED:
             wanted.setdefault(entry.kind, set()).add(entry.record_id)
-    readable, facts = _readable(request.user, wanted)
+    if facts is None:
+        facts = _read_facts(wanted)
+    readable = _readable(request.user, wanted, facts)
+    # No `state` (as lists give theirs), so no process memory of rows: a feed page is seldom read
+    # twice, and remembering its rows cost more than it saved (bench/README.md, "Changes feed page").
     assembler = store.Assembler(marker_values(request), translation.get_language())
 
     def stored(kind, pk):
         # What a venue's or organizer's password hides depends on the request: always built.
         return kind == ChangeKind.EVENT or not (kind in POSTS and facts[kind, pk].password)
 
-    # Every kind's stored rows in one statement: event_texts and record_texts then find them held.
-    assembler.fetch([(ROW_KINDS[kind], pk) for kind, pk in readable if stored(kind, pk)])
+    # The events and every row they embed in one statement, then the other kinds' rows not among
+    # those in one more: event_texts and record_texts find them held.
     event_ids = sorted(record_id for kind, record_id in readable if kind == ChangeKind.EVENT)
     texts = {
         (ChangeKind.EVENT, pk): text
@@ -103,6 +109,7 @@ def records_for(request, entries):
             request, assembler, event_ids, {pk: facts[ChangeKind.EVENT, pk] for pk in event_ids}, store_free_events()
         ).items()
     }
+    assembler.fetch([(ROW_KINDS[kind], pk) for kind, pk in readable if kind != ChangeKind.EVENT and stored(kind, pk)])
 
     for kind in sorted({kind for kind, _record_id in readable} - {ChangeKind.EVENT}):
         ids = sorted(record_id for other, record_id in readable if other == kind)
@@ -116,21 +123,41 @@ def records_for(request, entries):
     return texts
 
 
-def _readable(user, wanted):
-    """({(kind, ID)} this caller may read now, {(kind, ID): record} of the events, venues and
-    organizers among them, read with what the read rules need)."""
-    readable, facts = set(), {}
+def facts_of(entries):
+    """{(kind, ID): RecordFacts} of the existing events, venues and organizers the feed's entries
+    are about, from the columns read with them (changelog.feed.Entry)."""
+    return {
+        (entry.kind, entry.record_id): store.RecordFacts(
+            POSTS[entry.kind].KIND, entry.record_id, entry.status, entry.author_id, entry.password
+        )
+        for entry in entries
+        if entry.status is not None
+    }
+
+
+def _read_facts(wanted):
+    """{(kind, ID): RecordFacts} of the existing events, venues and organizers among `wanted`."""
+    facts = {}
     for kind, model in POSTS.items():
         if wanted.get(kind):
-            rows = model.objects.filter(pk__in=wanted[kind]).only("pk", "status", "author_id", "password")
-            for record in rows:
-                if record.status != PostStatus.TRASH and roles.can_read(user, record):
-                    readable.add((kind, record.pk))
-                    facts[kind, record.pk] = record
-    # Every caller may read every term; one deleted since has no rendering and is not built.
-    for kind in (ChangeKind.CATEGORY, ChangeKind.TAG):
-        readable.update((kind, pk) for pk in wanted.get(kind, ()))
-    return readable, facts
+            rows = model.objects.filter(pk__in=wanted[kind]).values_list("pk", "status", "author_id", "password")
+            facts.update(((kind, row[0]), store.RecordFacts(model.KIND, *row)) for row in rows)
+    return facts
+
+
+def _readable(user, wanted, facts):
+    """{(kind, ID)} of `wanted` this caller may read now: the events, venues and organizers whose
+    `facts` roles.can_read lets them read (none in the trash, none that no longer exists), and
+    every term (one deleted since has no rendering and is not built)."""
+    readable = set()
+    for kind, ids in wanted.items():
+        for pk in ids:
+            record = facts.get((kind, pk))
+            if kind not in POSTS or (
+                record is not None and record.status != PostStatus.TRASH and roles.can_read(user, record)
+            ):
+                readable.add((kind, pk))
+    return readable
 
 
 def _built(request, kind, ids):
