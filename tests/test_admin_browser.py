@@ -13,15 +13,9 @@ from events.kses import filter_post_html
 from events.models import Event
 
 from .factories import make_organizer, make_venue
-from .test_public_browser import ARTIFACTS, CHROMIUM, IN_CI, LAUNCH_ARGS
+from .test_public_browser import ARTIFACTS, BROWSER_TEST, CHROMIUM, LAUNCH_ARGS
 
-pytestmark = [
-    pytest.mark.skipif(
-        not CHROMIUM.exists() and not IN_CI,
-        reason=f"{CHROMIUM} is not installed (run .ci/install-browser); set CI=true to require it",
-    ),
-    pytest.mark.django_db(transaction=True),
-]
+pytestmark = BROWSER_TEST
 
 PASSWORD = "editor-pass-123"
 

@@ -11,15 +11,9 @@ from playwright.sync_api import expect, sync_playwright
 
 from events.models import Event, PostStatus
 
-from .test_public_browser import ARTIFACTS, CHROMIUM, IN_CI, LAUNCH_ARGS
+from .test_public_browser import ARTIFACTS, BROWSER_TEST, CHROMIUM, LAUNCH_ARGS
 
-pytestmark = [
-    pytest.mark.skipif(
-        not CHROMIUM.exists() and not IN_CI,
-        reason=f"{CHROMIUM} is not installed (run .ci/install-browser); set CI=true to require it",
-    ),
-    pytest.mark.django_db(transaction=True),
-]
+pytestmark = BROWSER_TEST
 
 PASSWORD = "editor-pass-123"
 PREVIEW = "#events-recurrence-preview"

@@ -27,13 +27,15 @@ IN_CI = os.environ.get("CI", "").strip().lower() not in {"", "0", "false", "no"}
 
 # Outside CI a machine without the browser skips this test; in CI (which installs it with
 # .ci/install-browser) a missing browser must fail the run instead of hiding the test.
-pytestmark = [
+# Every browser test's marks: skipped without a browser (required in CI), and a live server's database.
+BROWSER_TEST = [
     pytest.mark.skipif(
         not CHROMIUM.exists() and not IN_CI,
         reason=f"{CHROMIUM} is not installed (run .ci/install-browser); set CI=true to require it",
     ),
     pytest.mark.django_db(transaction=True),
 ]
+pytestmark = BROWSER_TEST
 
 
 @contextmanager

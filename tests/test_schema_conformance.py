@@ -9,14 +9,12 @@ method it does not list is `404 rest_no_route` (docs/contract/README.md §1: Wor
 """
 
 import base64
-import datetime as dt
 
 import pytest
 import schemathesis
 from django.core.signals import request_finished, request_started
 from django.core.wsgi import get_wsgi_application
 from django.db import close_old_connections
-from django.utils import timezone
 from hypothesis import HealthCheck, settings
 from schemathesis.checks import not_a_server_error
 from schemathesis.generation.meta import CoveragePhaseData, CoverageScenario
@@ -27,26 +25,12 @@ from events.models import ApplicationPassword
 from events.services.credentials import issue_application_password
 
 from .conftest import API
-from .factories import make_category, make_event, make_image, make_organizer, make_tag, make_user, make_venue
+from .factories import make_user
+from .test_fuzz import calendar  # noqa: F401 - the fixture, a calendar of every record shape
 
 pytestmark = pytest.mark.django_db
 
 ADMIN = "conformance-admin"
-
-
-@pytest.fixture
-def calendar(db):
-    """A small calendar covering every record shape: images, linked venue/organizers, terms, a draft."""
-    image = make_image()
-    venue = make_venue("Hall", city="Rome", image=image)
-    organizer = make_organizer("Ada", email="ada@example.org")
-    jazz = make_category("Jazz")
-    make_category("Bebop", parent=jazz)
-    tag = make_tag("Outdoor")
-    start = dt.datetime.combine(timezone.now().date() + dt.timedelta(days=3), dt.time(20, 0))
-    make_event("Concert", start=start, venue=venue, organizers=[organizer], categories=[jazz], tags=[tag], image=image)
-    make_event("Draft night", start=start, status="draft")
-    make_event("Password night", start=start, password="secret")
 
 
 @pytest.fixture
