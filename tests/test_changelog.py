@@ -69,6 +69,17 @@ def test_a_venue_edit_logs_the_venue_and_each_event_showing_it_once(editor):
     assert logged(start) == [("event", event.pk, "updated") for event in events] + [("venue", venue.pk, "updated")]
 
 
+def test_a_write_changing_more_records_than_one_statement_holds_logs_them_all_in_order(editor, monkeypatch):
+    """PostgreSQL caps a statement's parameters: a venue shown by more events than one INSERT of
+    the log holds (ENTRIES_PER_STATEMENT, made small here) appends in several, in order."""
+    monkeypatch.setattr(recording, "ENTRIES_PER_STATEMENT", 2)
+    venue = make_venue("Hall")
+    events = [make_event(venue=venue) for _ in range(5)]
+    start = last_position()
+    assert post_json(editor, f"/venues/{venue.pk}", {"venue": "Great Hall"}).status_code == 200
+    assert logged(start) == [("event", event.pk, "updated") for event in events] + [("venue", venue.pk, "updated")]
+
+
 def test_trashing_an_organizer_logs_it_and_the_events_it_leaves(editor):
     organizer = make_organizer("Friends")
     event = make_event(organizers=[organizer])

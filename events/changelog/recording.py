@@ -42,6 +42,9 @@ VENUE_LINK, ORGANIZER_LINK, TERM_LINK, IMAGE_LINK = "venue", "organizer", "term"
 NO_LANGUAGES = frozenset()
 
 _LOCK = advisory_key("events", "change-log")
+# PostgreSQL takes at most 65,535 parameters a statement, five an entry here: a write that changes
+# more records (a category shown by 20,000 events renamed) appends in several statements.
+ENTRIES_PER_STATEMENT = 10_000
 _INSERT_POSTGRESQL = (
     "INSERT INTO events_changeentry (kind, record_id, action, time, languages) "
     "SELECT given.kind, given.record_id, given.action, clock_timestamp(), given.languages "
@@ -275,13 +278,19 @@ def _insert(entries, using):
     changes.log_appended.send(sender=None, using=using)
     connection = connections[using]
     if connection.vendor == "postgresql":
-        rows = ", ".join(["(%s, %s, %s::bigint, %s, %s)"] * len(entries))
-        params = [_LOCK]
-        for ordinal, (kind, record_id, action, languages) in enumerate(entries):
-            params += [ordinal, str(kind), record_id, str(action), languages_text(languages)]
-        with connection.cursor() as cursor:
-            cursor.execute(_INSERT_POSTGRESQL.format(rows=rows), params)
-            return {(str(kind), record_id): position for position, kind, record_id in cursor.fetchall()}
+        positions = {}
+        # In statements of ENTRIES_PER_STATEMENT, one after the other: each takes the lock again
+        # (it is held until the commit already), so the positions still follow the entries' order.
+        for start in range(0, len(entries), ENTRIES_PER_STATEMENT):
+            chunk = entries[start : start + ENTRIES_PER_STATEMENT]
+            rows = ", ".join(["(%s, %s, %s::bigint, %s, %s)"] * len(chunk))
+            params = [_LOCK]
+            for ordinal, (kind, record_id, action, languages) in enumerate(chunk):
+                params += [ordinal, str(kind), record_id, str(action), languages_text(languages)]
+            with connection.cursor() as cursor:
+                cursor.execute(_INSERT_POSTGRESQL.format(rows=rows), params)
+                positions.update(((str(kind), record_id), position) for position, kind, record_id in cursor.fetchall())
+        return positions
     now = timezone.now()
     made = ChangeEntry.objects.using(using).bulk_create(
         ChangeEntry(kind=kind, record_id=record_id, action=action, time=now, languages=languages_text(languages))
