@@ -380,6 +380,15 @@ def new_series_title_body(n):
     return new_title_body(n, "all")
 
 
+def remove_bench_writes():
+    """Delete what the bench's editor wrote (the write rows' drafts and series), so that the next
+    `--reuse` run reads the calendar that was seeded."""
+    from events.models import Event
+
+    removed, _ = Event.objects.filter(author__username=BENCH_WRITER).delete()
+    return removed
+
+
 def bench_drafts():
     """A draft event and a draft daily series of two years, written by the bench's editor, whose
     titles the write rows change: {"event": id, "series": id}."""
@@ -1033,6 +1042,7 @@ def main(argv=None):
         if writer is not None:
             writer.__exit__(None, None, None)
         server.stop()
+        remove_bench_writes()
         if temporary_folder:
             shutil.rmtree(temporary_folder, ignore_errors=True)
     log_path.unlink(missing_ok=True)
