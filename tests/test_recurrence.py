@@ -204,6 +204,17 @@ def test_an_open_ended_rule_is_made_up_to_the_horizon_and_extended_daily(editor,
     assert store.stale_rows() == []
 
 
+def test_an_open_ended_series_starting_beyond_the_horizon_has_its_first_occurrence(editor, settings):
+    settings.EVENTS = {"RECURRENCE_HORIZON_MONTHS": 2}
+    later = timezone.now().date() + dt.timedelta(days=365)
+    record = create_series(
+        editor, start_date=f"{later} 09:00", end_date=f"{later} 10:00", recurrence={"rules": ["FREQ=WEEKLY"]}
+    )
+    assert record["recurrence"]["series"] == record["id"]
+    assert list(Event.objects.filter(series_id=record["id"]).values_list("pk", flat=True)) == [record["id"]]
+    assert store.stale_rows() == []
+
+
 def test_the_extension_reports_a_series_that_would_pass_the_limit(editor, settings):
     settings.EVENTS = {"RECURRENCE_HORIZON_MONTHS": 1, "MAX_OCCURRENCES_PER_SERIES": 40}
     today = timezone.now().date()
