@@ -5,6 +5,7 @@ import datetime as dt
 import pytest
 from django.db import connection
 from django.utils import timezone
+from openapi_spec_validator import validate as validate_openapi
 
 from events import changes
 from events.changelog.feed import Cursor
@@ -236,6 +237,12 @@ def test_the_feed_is_documented_in_its_namespace_document_and_on_the_api_page(ap
     assert set(document["paths"]) == {"/changes", "/webhooks", "/webhooks/{id}", "/webhooks/{id}/deliveries"}
     assert set(document["paths"]["/webhooks/{id}"]) == {"get", "post", "put", "patch", "delete"}
     assert document["servers"] == [{"url": "http://testserver/wp-json/events-calendar/v1/"}]
+    validate_openapi(document)
+    webhook = document["paths"]["/webhooks/{id}"]["get"]["parameters"]
+    assert {"name": "id", "in": "path", "required": True, "schema": {"type": "integer", "minimum": 1}} in webhook
+    per_page = next(parameter for parameter in operation["parameters"] if parameter["name"] == "per_page")
+    assert per_page["schema"]["type"] == "integer" and per_page["schema"]["minimum"] == 1
+    assert "201" in document["paths"]["/webhooks"]["post"]["responses"]
     page = api.get("/zh-hans/api-docs/").content.decode()
     assert "http://testserver/zh-hans/wp-json/events-calendar/v1/changes" in page
     assert "events-calendar/v1/doc" in page

@@ -7,7 +7,7 @@ from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
 from .links import rest_root
-from .openapi import OPENAPI_VERSION, _resolve, error_schema, openapi_path
+from .openapi import OPENAPI_VERSION, _resolve, error_schema, openapi_path, param_schema, params_fields, path_variables
 from .routes import CALENDAR_NAMESPACE, CALENDAR_ROUTES, ID
 
 TITLE = "Events Calendar: change notifications"
@@ -94,7 +94,12 @@ WEBHOOK_ANSWERS = {
 
 def _responses(route, action):
     answers = {}
-    for status, answer in RESPONSES.get((route.pattern, action), WEBHOOK_ANSWERS).items():
+    given = RESPONSES.get((route.pattern, action), WEBHOOK_ANSWERS)
+    if action == "create":
+        # A new webhook is 201 Created, the answer that carries its secret.
+        given = {"201": {"description": _("The new webhook, with its secret.")}, **given}
+        given.pop("200", None)
+    for status, answer in given.items():
         if isinstance(answer, dict):
             answers[status] = answer
         else:
@@ -103,16 +108,22 @@ def _responses(route, action):
 
 
 def _parameters(route, action):
-    params_class = route.viewset.params_classes.get(action)
-    parameters = []
-    for name, field in params_class().fields.items() if params_class else ():
+    """The path's variables, then the action's parameters, typed and bounded as the v1 document's
+    are (the API reads a write's fields from the query or the body alike)."""
+    variables = path_variables(route)
+    parameters = [
+        {"name": name, "in": "path", "required": True, "schema": schema} for name, schema in variables.items()
+    ]
+    for name, field in params_fields(route, action).items():
+        if name in variables:
+            continue
         parameters.append(
             {
                 "name": name,
                 "in": "query",
                 "description": field.help_text or "",
                 "required": bool(field.required),
-                "schema": {"type": getattr(field, "wp_type", None) or "string"},
+                "schema": param_schema(field),
             }
         )
     return parameters
