@@ -332,3 +332,23 @@ def test_deleting_a_series_first_occurrence_for_good_says_the_series_ended():
     ]
     assert not Series.objects.exists()
     assert Event.objects.filter(series=None).count() == 3
+
+
+def test_the_delete_confirmation_of_a_series_first_occurrence_says_the_series_will_end():
+    editor = staff_client("editor")
+    first, second, *_others = weekly_series(editor, repeat_end="count", repeat_count="4")
+    warning = (
+        "“Jazz night” is the first occurrence of a series: deleting it ends the series, and its 3 other "
+        "occurrences stay, events of their own."
+    )
+    page = editor.get(f"/admin/events/event/{first.pk}/delete/")
+    assert [str(message) for message in page.context["messages"]] == [warning]
+    # The bulk action's confirmation says it too; an occurrence that is not the first, nothing.
+    bulk = editor.post("/admin/events/event/", {"action": "delete_selected", "_selected_action": [first.pk, second.pk]})
+    assert [str(message) for message in bulk.context["messages"]] == [
+        warning.replace("its 3 other occurrences stay, events", "its 2 other occurrences stay, events")
+    ]
+    alone = editor.get(f"/admin/events/event/{second.pk}/delete/")
+    assert [str(message) for message in alone.context["messages"]] == []
+    # Nothing deleted by looking.
+    assert Series.objects.filter(pk=first.pk).exists()

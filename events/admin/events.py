@@ -37,6 +37,7 @@ from .recurrence import (
     RecurrencePreviewForm,
     SeriesListFilter,
     deleted_first_message,
+    deleting_first_message,
     initial_from_series,
     next_dates,
     others_staying,
@@ -303,6 +304,19 @@ class EventAdmin(SortableAdminBase, PostAdmin):
         for first in firsts:
             if staying.get(first.pk):
                 self.message_user(request, trashed_alone_message(first, staying[first.pk]), messages.WARNING)
+
+    def get_deleted_objects(self, objs, request):
+        """Also what the confirmation pages (one event's and the bulk action's) say before a first
+        occurrence is deleted: the series ends with it (deleting_from_series)."""
+        answer = super().get_deleted_objects(objs, request)
+        if request.POST.get("post") != "yes":
+            events = list(objs)
+            leaving = {event.pk for event in events}
+            firsts = [event for event in events if event.series_id == event.pk]
+            for first_id, count in others_staying(firsts, leaving).items():
+                first = next(event for event in firsts if event.pk == first_id)
+                self.message_user(request, deleting_first_message(first, count), messages.WARNING)
+        return answer
 
     def delete_model(self, request, obj):
         with self.deleting_from_series(request, [obj]):

@@ -320,6 +320,16 @@ def deleted_first_message(first, count):
     ) % {"title": first.title, "count": count}
 
 
+def deleting_first_message(first, count):
+    return ngettext(
+        "“%(title)s” is the first occurrence of a series: deleting it ends the series, and its %(count)s "
+        "other occurrence stays, an event of its own.",
+        "“%(title)s” is the first occurrence of a series: deleting it ends the series, and its %(count)s "
+        "other occurrences stay, events of their own.",
+        count,
+    ) % {"title": first.title, "count": count}
+
+
 class SeriesListFilter(admin.SimpleListFilter):
     """Events in a series or not, or the occurrences of one series (`?series=<first occurrence ID>`)."""
 
