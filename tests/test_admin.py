@@ -8,7 +8,9 @@ from django.contrib.auth import get_user_model
 from django.core.files.storage import default_storage
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from PIL import Image
 
 from events.models import Attachment, Category, Event, Organizer, PostStatus, Tag, Term, Venue
@@ -515,3 +517,57 @@ def test_an_end_before_the_start_is_refused_on_the_end_field(editor, fields):
 def test_an_all_day_event_ending_the_same_day_is_accepted(editor):
     data = event_form(all_day="on", start_1="10:00:00", end_0="2030-07-01", end_1="09:00:00", timezone_name="UTC")
     assert editor.post("/admin/events/event/add/", data).status_code == 302
+
+
+# A changelist runs as many queries for a long page as for a short one ---------------------------
+
+
+def _fill(model, count, batch):
+    if model == "event":
+        venue, organizer = make_venue(), make_organizer()
+        for number in range(count):
+            make_event(
+                f"Night {batch}-{number}",
+                venue=venue if number % 2 else make_venue(),
+                organizers=[organizer],
+                categories=[make_category(f"Genre {batch}-{number}")],
+                tags=[make_tag(f"tag {batch}-{number}")],
+            )
+    elif model == "venue":
+        for number in range(count):
+            make_venue(f"Hall {batch}-{number}", author=make_user("author", username=f"venue-author-{batch}-{number}"))
+    elif model == "organizer":
+        for number in range(count):
+            make_organizer(
+                f"Band {batch}-{number}", author=make_user("author", username=f"organizer-author-{batch}-{number}")
+            )
+    elif model == "webhookdelivery":
+        from events.models import WebhookDelivery, WebhookSubscription
+
+        for number in range(count):
+            hook = WebhookSubscription.objects.create(
+                url=f"https://hooks{batch}-{number}.example.org/", secret="whsec_AAAA"
+            )
+            WebhookDelivery.objects.create(
+                subscription=hook,
+                position=number + 1,
+                kind="event",
+                record_id=number + 1,
+                action="created",
+                change_time=dt.datetime(2030, 1, 1, tzinfo=dt.UTC),
+                message_id=f"msg_{batch}_{number}",
+            )
+
+
+@pytest.mark.parametrize("model", ["event", "venue", "organizer", "webhookdelivery"])
+def test_a_changelist_runs_the_same_queries_for_many_rows_as_for_few(model, django_assert_max_num_queries):
+    admin = staff_client("administrator")
+    _fill(model, 2, "few")
+    admin.get(f"/admin/events/{model}/")  # sessions and caches settled
+    with CaptureQueriesContext(connection) as few:
+        assert admin.get(f"/admin/events/{model}/").status_code == 200
+    _fill(model, 20, "many")
+    with django_assert_max_num_queries(len(few.captured_queries)):
+        response = admin.get(f"/admin/events/{model}/")
+    assert response.status_code == 200
+    assert response.context["cl"].result_count >= 22
