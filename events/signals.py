@@ -26,7 +26,6 @@ def recount_after_event_save(sender, instance, created, using, update_fields=Non
     if update_fields is not None and "status" not in update_fields:
         return
     unchanged = getattr(instance, "status_in_database", None) == instance.status
-    instance.status_in_database = instance.status
     if created or unchanged or term_counts_deferred():
         return
     recount_terms(linked_term_ids(instance.pk, using), using)

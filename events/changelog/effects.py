@@ -183,9 +183,8 @@ def _source_model(sender):
 
 def _post_action(instance, created):
     """created, trashed, restored or updated, from the status the record was read with."""
-    before = instance.__dict__.get("status_as_loaded")
+    before = instance.__dict__.get("status_in_database")
     after = instance.status
-    instance.status_as_loaded = after
     if created:
         return CREATED
     if after == PostStatus.TRASH and before != PostStatus.TRASH:

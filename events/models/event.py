@@ -118,14 +118,6 @@ class Event(Post):
             ),
         ]
 
-    @classmethod
-    def from_db(cls, db, field_names, values):
-        event = super().from_db(db, field_names, values)
-        # The stored status, so that a save that keeps it can skip recounting the event's terms.
-        if "status" in field_names:
-            event.status_in_database = event.status
-        return event
-
 
 class EventOrganizer(models.Model):
     """An organizer linked to an event; `position` keeps the order the client wrote them in."""

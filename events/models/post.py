@@ -68,11 +68,19 @@ class Post(SharedIdModel):
     @classmethod
     def from_db(cls, db, field_names, values):
         record = super().from_db(db, field_names, values)
-        # The stored status, so that the change log tells a trash or a restore from another update
-        # without reading the row again (events.changelog).
+        # The stored status, so that a save's receivers tell what it did to the status without
+        # reading the row again: the change log a trash or a restore from another update, the
+        # term counts whether the event moved in or out of them (events.changelog, events.signals).
         if "status" in field_names:
-            record.status_as_loaded = record.status
+            record.status_in_database = record.status
         return record
+
+    def save(self, *args, **kwargs):
+        super().save(*args, **kwargs)
+        # After every receiver of this save has compared the status with the stored one.
+        update_fields = kwargs.get("update_fields")
+        if update_fields is None or "status" in update_fields:
+            self.status_in_database = self.status
 
     @property
     def author_id_string(self):
