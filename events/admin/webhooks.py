@@ -62,21 +62,23 @@ class SubscriptionForm(forms.ModelForm):
             raise forms.ValidationError(str(refusal)) from None
 
 
+# A delivery as its log shows it, on a webhook's page and in the list of all deliveries.
+DELIVERY_COLUMNS = (
+    "position",
+    "kind",
+    "record_id",
+    "action",
+    "status",
+    "attempts",
+    "response_status",
+    "last_attempt",
+    "next_attempt",
+)
+
+
 class DeliveryInline(admin.TabularInline):
     model = WebhookDelivery
-    fields = (
-        "position",
-        "kind",
-        "record_id",
-        "action",
-        "status",
-        "attempts",
-        "response_status",
-        "last_attempt",
-        "next_attempt",
-        "error",
-        "message_id",
-    )
+    fields = (*DELIVERY_COLUMNS, "error", "message_id")
     readonly_fields = fields
     ordering = ("-position",)
     extra = 0
@@ -118,19 +120,7 @@ def resend(modeladmin, request, queryset):
 
 @admin.register(WebhookDelivery)
 class WebhookDeliveryAdmin(AdministratorsOnly, admin.ModelAdmin):
-    list_display = (
-        "message_id",
-        "subscription",
-        "position",
-        "kind",
-        "record_id",
-        "action",
-        "status",
-        "attempts",
-        "response_status",
-        "last_attempt",
-        "next_attempt",
-    )
+    list_display = ("message_id", "subscription", *DELIVERY_COLUMNS)
     list_filter = ("status", "subscription")
     readonly_fields = (
         "subscription",
