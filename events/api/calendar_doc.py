@@ -7,7 +7,7 @@ from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
 from .links import rest_root
-from .openapi import OPENAPI_VERSION, _resolve, error_schema, openapi_path, param_schema, params_fields, path_variables
+from .openapi import OPENAPI_VERSION, _resolve, error_schema, openapi_path, operation_parameters
 from .routes import CALENDAR_NAMESPACE, CALENDAR_ROUTES, ID
 
 TITLE = "Events Calendar: change notifications"
@@ -107,28 +107,6 @@ def _responses(route, action):
     return answers
 
 
-def _parameters(route, action):
-    """The path's variables, then the action's parameters, typed and bounded as the v1 document's
-    are (the API reads a write's fields from the query or the body alike)."""
-    variables = path_variables(route)
-    parameters = [
-        {"name": name, "in": "path", "required": True, "schema": schema} for name, schema in variables.items()
-    ]
-    for name, field in params_fields(route, action).items():
-        if name in variables:
-            continue
-        parameters.append(
-            {
-                "name": name,
-                "in": "query",
-                "description": field.help_text or "",
-                "required": bool(field.required),
-                "schema": param_schema(field),
-            }
-        )
-    return parameters
-
-
 def build_calendar_document(request):
     paths = {}
     for route in CALENDAR_ROUTES:
@@ -139,7 +117,7 @@ def build_calendar_document(request):
             for method in endpoint.methods:
                 item[method.lower()] = {
                     "summary": DESCRIPTIONS[route.pattern, endpoint.action],
-                    "parameters": _parameters(route, endpoint.action),
+                    "parameters": operation_parameters(route, endpoint.action),
                     "responses": _responses(route, endpoint.action),
                 }
         if item:

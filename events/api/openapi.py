@@ -418,7 +418,7 @@ def operation_parameters(route, action):
     parameters = []
     for name, schema in variables.items():
         # The path pattern decides what can be sent here (`\d+` is an integer), whatever the declaration.
-        description = _description(fields[name])
+        description = _description(fields[name]) if name in fields else ""
         # A path variable names a record, which may not exist (or be of another kind: 400).
         parameters.append(
             {
