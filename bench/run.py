@@ -995,6 +995,8 @@ def main(argv=None):
 
     from django.db import connections
 
+    from bench import seed
+
     connections.close_all()
     args.hasher_ms = hasher_milliseconds()
     args.load_before = os.getloadavg()[0]
@@ -1018,6 +1020,7 @@ def main(argv=None):
                 # they are on a live site (writes render, and the first read of a seeded record stores it).
                 for path in load.paths:
                     fetch(server.port, path, headers=load.headers)
+                seed.analyze_like_autovacuum()
             if args.warmup > 0:
                 drive(server.port, name, load, max(args.concurrency), args.warmup, args.workers)
             for concurrency in args.concurrency:
