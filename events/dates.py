@@ -273,19 +273,21 @@ def parse_date_input(value, tz: dt.tzinfo, now: dt.datetime) -> ParsedDate:
 
 def format_wp(value: dt.datetime) -> str:
     """The MySQL-style "Y-m-d H:i:s" string WordPress uses for dates, without a zone."""
-    # Formatted field by field: strftime("%Y") does not zero-pad years below 1000 on glibc.
-    return f"{value.year:04d}-{value.month:02d}-{value.day:02d} {value.hour:02d}:{value.minute:02d}:{value.second:02d}"
+    # isoformat() zero-pads every part (years below 1000 too, where glibc's strftime("%Y") does
+    # not) and, unlike formatting part by part, costs next to nothing: a record shows eight dates.
+    return value.isoformat(" ", "seconds")[:19]
 
 
 def date_details(value: dt.datetime) -> dict:
     """The plugin's `*_date_details` object: each part a zero-padded string."""
+    text = format_wp(value)
     return {
-        "year": f"{value.year:04d}",
-        "month": f"{value.month:02d}",
-        "day": f"{value.day:02d}",
-        "hour": f"{value.hour:02d}",
-        "minutes": f"{value.minute:02d}",
-        "seconds": f"{value.second:02d}",
+        "year": text[0:4],
+        "month": text[5:7],
+        "day": text[8:10],
+        "hour": text[11:13],
+        "minutes": text[14:16],
+        "seconds": text[17:19],
     }
 
 

@@ -50,3 +50,14 @@ def drf_request_as(request, user):
     drf_request._user = user
     drf_request._auth = None
     return drf_request
+
+
+def copy_rows(cursor, statement, rows):
+    """Send `rows` (sequences of values) through psycopg's COPY `statement` (… FROM STDIN).
+
+    Django has no COPY; psycopg's `Cursor.copy()` is reached through the wrapped DB-API cursor,
+    `CursorWrapper.cursor`. Django's execute wrappers do not see the statement.
+    """
+    with cursor.cursor.copy(statement) as copy:
+        for row in rows:
+            copy.write_row(row)

@@ -50,3 +50,14 @@ def test_a_drf_request_can_be_made_for_another_user_without_touching_the_django_
     drf_request = drf_request_as(http_request, editor)
     assert drf_request.user is editor and drf_request.auth is None
     assert isinstance(http_request.user, AnonymousUser)
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="COPY is PostgreSQL's")
+def test_a_django_cursor_reaches_psycopg_s_copy():
+    from events.internals import copy_rows
+
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute("CREATE TEMPORARY TABLE copied (word text, number bigint) ON COMMIT DROP")
+        copy_rows(cursor, "COPY copied (word, number) FROM STDIN", [["tab\there", 1], ['"quoted"\n', None]])
+        cursor.execute("SELECT word, number FROM copied ORDER BY word")
+        assert cursor.fetchall() == [('"quoted"\n', None), ("tab\there", 1)]

@@ -1,6 +1,7 @@
 """Events: the calendar's main record."""
 
 from django.db import models
+from django.db.models import Prefetch
 from django.utils.translation import gettext_lazy as _
 
 from .identity import PostKind
@@ -86,6 +87,16 @@ class Event(Post):
         "events.Term", verbose_name=_("categories and tags"), blank=True, related_name="events"
     )
 
+    def shown_terms(self):
+        """The event's terms: as a queryset with links_prefetched() read them, else read now."""
+        prefetched = self.__dict__.get(_PREFETCHED_TERMS)
+        return prefetched if prefetched is not None else list(self.terms.all())
+
+    def shown_organizer_links(self):
+        """The event's organizer links in their order: as links_prefetched() read them, else read now."""
+        prefetched = self.__dict__.get(_PREFETCHED_ORGANIZER_LINKS)
+        return prefetched if prefetched is not None else list(self.organizer_links.all())
+
     class Meta:
         verbose_name = _("event")
         verbose_name_plural = _("events")
@@ -135,3 +146,18 @@ class EventOrganizer(models.Model):
     def __str__(self):
         # The admin labels each organizer row of an event with it.
         return str(self.organizer)
+
+
+# Where links_prefetched() keeps what it read: plain lists. Read through `.all()`, a prefetched
+# relation makes a manager and a queryset per event (each rewritten by the translation layer),
+# which costs more than reading the rows (bench/README.md, "Series writes").
+_PREFETCHED_TERMS, _PREFETCHED_ORGANIZER_LINKS = "prefetched_terms", "prefetched_organizer_links"
+
+
+def links_prefetched(events, organizer_links=None):
+    """`events` (a queryset) with the terms and organizer links (`organizer_links`: the queryset
+    to read them with) that Event.shown_terms() and shown_organizer_links() give."""
+    return events.prefetch_related(
+        Prefetch("terms", to_attr=_PREFETCHED_TERMS),
+        Prefetch("organizer_links", queryset=organizer_links, to_attr=_PREFETCHED_ORGANIZER_LINKS),
+    )

@@ -3,23 +3,28 @@
 import threading
 
 from django.db import DEFAULT_DB_ALIAS, connections, transaction
-from django.db.models import Prefetch
 
-from ..models import Attachment, Event, EventOrganizer, Organizer, RenderedRecord, Term, Venue
+from ..internals import copy_rows
+from ..models import Attachment, Event, Organizer, RenderedRecord, Term, Venue, links_prefetched
 from .epoch import current_epoch, languages
 from .registry import rendered_texts
 from .rows import EVENT, IMAGE, ORGANIZER, ROW_KINDS, SOURCE_KINDS, SOURCE_OF_ROW, TERM, VENUE, references_in
 
-# Deletes and renders in slices, whatever a bulk change marks (SQLite caps the parameters of a statement).
+# Reads, deletes and renders in slices of records, whatever a bulk change marks: SQLite caps the
+# parameters of a statement; PostgreSQL takes a whole series (MAX_OCCURRENCES_PER_SERIES, 1,000 by
+# default) in one statement, so that a series' writes run the same statements whatever its length.
 SLICE = 500
+LARGE_SLICE = 5000
+# PostgreSQL takes more rows than this by COPY (a series' occurrences): binding every value of
+# a multi-row INSERT costs several times what COPY does (bench/README.md, "Series writes").
+COPY_FROM_ROWS = 200
+STORED_COLUMNS = ("kind", "record_id", "language", "epoch", "body", "sort_name", "links")
+UNIQUE_COLUMNS = ("kind", "record_id", "language")
 
 
 def _source_records(kind, ids, using, lock=False):
     if kind == EVENT:
-        organizer_links = EventOrganizer.objects.order_by("position", "id")
-        queryset = Event.objects.select_related("image", "series").prefetch_related(
-            "terms", Prefetch("organizer_links", queryset=organizer_links)
-        )
+        queryset = links_prefetched(Event.objects.select_related("image", "series"))
     else:
         model = {VENUE: Venue, ORGANIZER: Organizer, IMAGE: Attachment, TERM: Term}[kind]
         queryset = model.objects.select_related("image") if kind in (VENUE, ORGANIZER) else model.objects.all()
@@ -38,7 +43,7 @@ def rendered_rows(kind, ids, using=DEFAULT_DB_ALIAS, lock=False, only_language=N
     `only_language`, as the registered renderers write them now."""
     epoch = current_epoch()
     made = []
-    for record_slice in _slices(sorted(ids)):
+    for record_slice in _slices(sorted(ids), using):
         records = _source_records(kind, record_slice, using, lock)
         for language in [only_language] if only_language else languages():
             for (row_kind, record_id), (body, sort_name) in rendered_texts(kind, records, language).items():
@@ -68,14 +73,7 @@ def render(kind, ids, using=DEFAULT_DB_ALIAS):
         return
     with transaction.atomic(using=using):
         _delete_rows(kind, ids, using)
-        rows = rendered_rows(kind, ids, using, lock=True)
-        RenderedRecord.objects.using(using).bulk_create(
-            rows,
-            batch_size=SLICE,
-            update_conflicts=True,
-            unique_fields=["kind", "record_id", "language"],
-            update_fields=["epoch", "body", "sort_name", "links"],
-        )
+        _store(rendered_rows(kind, ids, using, lock=True), using)
 
 
 def render_all(using=DEFAULT_DB_ALIAS, stdout=None):
@@ -83,10 +81,16 @@ def render_all(using=DEFAULT_DB_ALIAS, stdout=None):
     RenderedRecord.objects.using(using).exclude(epoch=current_epoch()).delete()
     for model, kind in SOURCE_KINDS.items():
         ids = list(model.objects.using(using).order_by("pk").values_list("pk", flat=True))
-        for id_slice in _slices(ids, SLICE):
+        for id_slice in _slices(ids, using):
             render(kind, id_slice, using)
         if stdout is not None:
             stdout.write(f"{kind}: {len(ids)}")
+    connection = connections[using]
+    if connection.vendor == "postgresql":
+        # Every row was just written: with statistics from before, the planner would take the
+        # store for as small as it was and scan it where it should look rows up (a list's events).
+        with connection.cursor() as cursor:
+            cursor.execute(f"ANALYZE {connection.ops.quote_name(RenderedRecord._meta.db_table)}")
 
 
 def stale_rows(using=DEFAULT_DB_ALIAS):
@@ -117,16 +121,61 @@ def keep_if_absent(kind, ids, language, using=DEFAULT_DB_ALIAS):
         RenderedRecord.objects.using(using).bulk_create(rows, batch_size=SLICE, ignore_conflicts=True)
 
 
+def _store(rows, using):
+    """Insert these rows, replacing any already stored (a reader's fill made since the delete)."""
+    connection = connections[using]
+    if connection.vendor == "postgresql" and len(rows) >= COPY_FROM_ROWS:
+        _store_by_copy(rows, connection)
+        return
+    RenderedRecord.objects.using(using).bulk_create(
+        rows,
+        batch_size=SLICE,
+        update_conflicts=True,
+        unique_fields=UNIQUE_COLUMNS,
+        update_fields=[column for column in STORED_COLUMNS if column not in UNIQUE_COLUMNS],
+    )
+
+
+def _store_by_copy(rows, connection):
+    """PostgreSQL: COPY the rows into a table of this transaction, then move them into the store
+    in one INSERT that replaces conflicting rows as bulk_create does. The table is dropped at the
+    commit (nothing outlives the transaction, so a pooler in transaction mode is safe) and emptied
+    by the move, so a second call in the same transaction starts from nothing."""
+    quote = connection.ops.quote_name
+    table = quote(RenderedRecord._meta.db_table)
+    columns = ", ".join(quote(column) for column in STORED_COLUMNS)
+    unique = ", ".join(quote(column) for column in UNIQUE_COLUMNS)
+    replaced = ", ".join(
+        f"{quote(column)} = EXCLUDED.{quote(column)}" for column in STORED_COLUMNS if column not in UNIQUE_COLUMNS
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"CREATE TEMPORARY TABLE IF NOT EXISTS events_rows_in ON COMMIT DROP "
+            f"AS SELECT {columns} FROM {table} WITH NO DATA"
+        )
+        copy_rows(
+            cursor,
+            f"COPY events_rows_in ({columns}) FROM STDIN",
+            ([getattr(row, column) for column in STORED_COLUMNS] for row in rows),
+        )
+        cursor.execute(
+            f"WITH moved AS (DELETE FROM events_rows_in RETURNING {columns}) "
+            f"INSERT INTO {table} ({columns}) SELECT {columns} FROM moved "
+            f"ON CONFLICT ({unique}) DO UPDATE SET {replaced}"
+        )
+
+
 def _delete_rows(kind, ids, using, language=None):
     """Every row of these records or, with `language`, their rows in it of another epoch."""
-    for id_slice in _slices(sorted(ids)):
+    for id_slice in _slices(sorted(ids), using):
         rows = RenderedRecord.objects.using(using).filter(kind__in=ROW_KINDS[kind], record_id__in=id_slice)
         if language is not None:
             rows = rows.filter(language=language).exclude(epoch=current_epoch())
         rows.delete()
 
 
-def _slices(items, size=SLICE):
+def _slices(items, using):
+    size = SLICE if connections[using].features.max_query_params else LARGE_SLICE
     items = list(items)
     return [items[start : start + size] for start in range(0, len(items), size)]
 

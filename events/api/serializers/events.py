@@ -70,21 +70,21 @@ def linked_records(event, request, context):
     """(image, venue, organizers, categories, tags) of a prefetched event: embedded records, or with
     the context's `references` (the stored rendering, events/store) references joined at read time."""
     if context.get("references"):
-        terms = sorted(event.terms.all(), key=lambda term: term.pk)
+        terms = sorted(event.shown_terms(), key=lambda term: term.pk)
         shown = [(term.taxonomy, reference(TERM, term.pk)) for term in terms]
         image = reference(IMAGE, event.image_id) if event.image_id is not None else False
         venue = reference(VENUE, event.venue_id) if event.venue_id is not None else []
-        organizers = [reference(ORGANIZER, link.organizer_id) for link in event.organizer_links.all()]
+        organizers = [reference(ORGANIZER, link.organizer_id) for link in event.shown_organizer_links()]
     else:
         # Terms sorted by name, as WordPress returns them.
-        records = [embedded_term(term, request) for term in event.terms.all()]
+        records = [embedded_term(term, request) for term in event.shown_terms()]
         shown = [(term["taxonomy"], term) for term in sorted(records, key=lambda term: (term["name"], term["id"]))]
         image = image_record(event.image, request) if event.image_id is not None else False
         linked_context = {"request": request, "json_ld": bool(context.get("json_ld")), "embedded": True}
         venue = []
         if event.venue_id is not None and event.venue is not None:
             venue = VenueRecordSerializer(event.venue, context=linked_context).data
-        links = event.organizer_links.all()
+        links = event.shown_organizer_links()
         organizers = [OrganizerRecordSerializer(link.organizer, context=linked_context).data for link in links]
     categories = [term for taxonomy, term in shown if taxonomy == Taxonomy.CATEGORY]
     tags = [term for taxonomy, term in shown if taxonomy == Taxonomy.TAG]

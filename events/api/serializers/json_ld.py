@@ -100,7 +100,7 @@ def event_json_ld(event, request, linked=True):
     data.update(url=url, startDate=_iso(event.start_utc, zone), endDate=_iso(event.end_utc, zone))
     if linked and event.venue_id is not None and event.venue is not None:
         data["location"] = venue_json_ld(event.venue, request)
-    links = list(event.organizer_links.all()) if linked else []
+    links = event.shown_organizer_links() if linked else []
     if links:
         data["organizer"] = organizer_json_ld(links[0].organizer, request)
     price = _price(event)

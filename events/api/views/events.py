@@ -2,7 +2,6 @@
 
 import json
 
-from django.db.models import Prefetch
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 from rest_framework.response import Response
@@ -10,7 +9,7 @@ from rest_framework.response import Response
 from ... import roles, store
 from ...conf import events_settings
 from ...json_text import to_json
-from ...models import Event, EventOrganizer, PostKind, PostStatus
+from ...models import Event, EventOrganizer, PostKind, PostStatus, links_prefetched
 from ...queries import events as event_queries
 from ...queries import visibility
 from ...queries.pages import ListStatement
@@ -71,14 +70,9 @@ class EventViewSet(WPViewSet):
 
     def get_queryset(self):
         """Events with everything the record reads; the list also scoped to what the caller may see."""
-        queryset = Event.objects.select_related("image", "venue", "venue__image", "series").prefetch_related(
-            "terms",
-            Prefetch(
-                "organizer_links",
-                queryset=EventOrganizer.objects.select_related("organizer", "organizer__image").order_by(
-                    "position", "id"
-                ),
-            ),
+        queryset = links_prefetched(
+            Event.objects.select_related("image", "venue", "venue__image", "series"),
+            EventOrganizer.objects.select_related("organizer", "organizer__image"),
         )
         if self.action == "list":
             queryset = event_queries.listed(self.listable(), queryset)
