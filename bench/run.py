@@ -903,7 +903,13 @@ def print_header(args, database_url, calendar):
     )
     # Other work on the machine skews every figure (the floor included): the load says how much.
     print(f"  load:     {args.load_before:.2f} before, {os.getloadavg()[0]:.2f} after (1-minute average)")
-    print(f"  database: {connection.vendor} ({Path(str(database)).name})")
+    vacuum = ""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SHOW autovacuum")
+            # Off or on, its rule was applied before each row (seed.autovacuum_now).
+            vacuum = f", autovacuum {cursor.fetchone()[0]}"
+    print(f"  database: {connection.vendor} ({Path(str(database)).name}{vacuum})")
     print(
         f"  calendar: {calendar.events:,} events ({calendar.published_listed:,} listed), {calendar.venues:,} venues, "
         f"{calendar.organizers:,} organizers, {calendar.categories} categories, {calendar.tags} tags"
@@ -1015,12 +1021,13 @@ def main(argv=None):
                     path: {"If-None-Match": fetch(server.port, path, etag=True)} for path in load.paths
                 }
             print(f"measuring {name} ...", flush=True)
+            seed.autovacuum_now()
             if load.method == "GET" and not args.cold:
                 # Each path once, so that the records it shows are in the rendering store, as
                 # they are on a live site (writes render, and the first read of a seeded record stores it).
                 for path in load.paths:
                     fetch(server.port, path, headers=load.headers)
-                seed.analyze_like_autovacuum()
+                seed.autovacuum_now()
             if args.warmup > 0:
                 drive(server.port, name, load, max(args.concurrency), args.warmup, args.workers)
             for concurrency in args.concurrency:

@@ -105,3 +105,15 @@ def test_gunicorns_default_keep_alive_drops_the_same_request(serve):
     port = serve("--keep-alive", "2")
     with pytest.raises((http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError)):
         ask_twice_on_one_connection(port)
+
+
+def test_a_worker_freezes_what_it_loaded_out_of_the_collector_s_way():
+    import gc
+    import runpy
+
+    hooks = runpy.run_path(str(ROOT / "gunicorn.conf.py"))
+    try:
+        hooks["post_worker_init"](worker=None)
+        assert gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()

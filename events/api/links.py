@@ -56,7 +56,8 @@ def post_url(request, record):
     """The public page of an event, venue or organizer (docs/contract/README.md §6)."""
     home = site_url(request)
     if record.status in UNPUBLISHED_URL_STATUSES or not record.slug:
-        return f"{home}?{urlencode({'post_type': record.KIND, 'p': record.pk})}"
+        # The post types are plain words and the ID a number: nothing to escape.
+        return f"{home}?post_type={record.KIND}&p={record.pk}"
     return f"{home}{PUBLIC_PATHS[record.KIND]}/{record.slug}/"
 
 

@@ -52,27 +52,21 @@ def rendered_rows(kind, ids, using=DEFAULT_DB_ALIAS, lock=False, only_language=N
                     if row_kind == EVENT
                     else ""
                 )
-                made.append(
-                    RenderedRecord(
-                        kind=row_kind,
-                        record_id=record_id,
-                        language=language,
-                        epoch=epoch,
-                        body=body,
-                        sort_name=sort_name[:200],
-                        links=links,
-                    )
-                )
+                # Positional (id first), as Django builds what it reads: a series makes thousands.
+                made.append(RenderedRecord(None, row_kind, record_id, language, epoch, body, sort_name[:200], links))
     return made
 
 
-def render(kind, ids, using=DEFAULT_DB_ALIAS):
-    """Store again what these records (all of them still existing) look like, in every language."""
+def render(kind, ids, using=DEFAULT_DB_ALIAS, delete_first=True):
+    """Store again what these records (all of them still existing) look like, in every language.
+    Without `delete_first`, their rows are known to be gone already (mark_stale deleted them):
+    the rows rendered now replace any a reader stored since."""
     ids = set(ids)
     if not ids:
         return
     with transaction.atomic(using=using):
-        _delete_rows(kind, ids, using)
+        if delete_first:
+            _delete_rows(kind, ids, using)
         _store(rendered_rows(kind, ids, using, lock=True), using)
 
 
@@ -208,4 +202,4 @@ def flush(using=DEFAULT_DB_ALIAS):
     pending = _pending_for(using)
     while pending:
         kind, ids = pending.popitem()
-        render(kind, ids, using)
+        render(kind, ids, using, delete_first=False)
