@@ -7,13 +7,12 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
-from playwright.sync_api import sync_playwright
 
 from events.kses import filter_post_html
 from events.models import Event
 
+from .browser import ARTIFACTS, BROWSER_TEST, browser_page, sign_in_to_admin
 from .factories import make_organizer, make_venue
-from .test_public_browser import ARTIFACTS, BROWSER_TEST, CHROMIUM, LAUNCH_ARGS
 
 pytestmark = BROWSER_TEST
 
@@ -76,73 +75,63 @@ def test_an_editor_makes_events_with_ordered_organizers_and_rich_text_in_english
     make_organizer("Bob Beats")
     errors = []
 
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
-        context = browser.new_context(locale="en-US", viewport={"width": 1366, "height": 768})
-        page = context.new_page()
+    with browser_page(scripts=True) as page:
         page.on("pageerror", lambda error: errors.append(str(error)))
-        try:
-            page.goto(f"{live_server.url}/admin/login/?next=/admin/events/event/add/")
-            page.fill("#id_username", "eddie")
-            page.fill("#id_password", PASSWORD)
-            page.locator("input[type=submit]").click()
+        sign_in_to_admin(page, live_server.url, "eddie", PASSWORD, "/admin/events/event/add/")
 
-            # English: the English tab is open; organizers added in order, then Bob dragged first.
-            assert page.locator(".events-language-tabs [aria-selected=true]").first.inner_text() == "English"
-            page.fill("#id_title_en", "Jazz night")
-            fill_times(page, "2030-07-01")
-            # The end's pickers start at the start.
-            assert page.locator("#id_end_0").get_attribute("min") == "2030-07-01"
-            choose(page, ".field-venue", "Blue Note Hall")
-            add_organizer(page, "Ann Arts")
-            add_organizer(page, "Bob Beats")
-            write_description(page, "en", "Three sets of ", "modern jazz", ".")
-            page.locator("input[name=_continue]").click()
-            page.locator(".messagelist .success").wait_for()
+        # English: the English tab is open; organizers added in order, then Bob dragged first.
+        assert page.locator(".events-language-tabs [aria-selected=true]").first.inner_text() == "English"
+        page.fill("#id_title_en", "Jazz night")
+        fill_times(page, "2030-07-01")
+        # The end's pickers start at the start.
+        assert page.locator("#id_end_0").get_attribute("min") == "2030-07-01"
+        choose(page, ".field-venue", "Blue Note Hall")
+        add_organizer(page, "Ann Arts")
+        add_organizer(page, "Bob Beats")
+        write_description(page, "en", "Three sets of ", "modern jazz", ".")
+        page.locator("input[name=_continue]").click()
+        page.locator(".messagelist .success").wait_for()
 
-            rows = page.locator("#organizer_links-group tr.has_original td.original p")
-            assert [text.split("\n")[0].strip() for text in rows.all_inner_texts()] == ["Ann Arts", "Bob Beats"]
-            # Dragged by its name onto the first row.
-            page.locator("#organizer_links-1 td.original p").drag_to(page.locator("#organizer_links-0 td.original p"))
-            assert [text.split("\n")[0].strip() for text in rows.all_inner_texts()] == ["Bob Beats", "Ann Arts"]
-            ARTIFACTS.mkdir(exist_ok=True)
-            page.screenshot(path=str(ARTIFACTS / "admin-event-form.png"), full_page=True)
-            page.locator("input[name=_continue]").click()
-            page.locator(".messagelist .success").wait_for()
-            assert [text.split("\n")[0].strip() for text in rows.all_inner_texts()] == ["Bob Beats", "Ann Arts"]
+        rows = page.locator("#organizer_links-group tr.has_original td.original p")
+        assert [text.split("\n")[0].strip() for text in rows.all_inner_texts()] == ["Ann Arts", "Bob Beats"]
+        # Dragged by its name onto the first row.
+        page.locator("#organizer_links-1 td.original p").drag_to(page.locator("#organizer_links-0 td.original p"))
+        assert [text.split("\n")[0].strip() for text in rows.all_inner_texts()] == ["Bob Beats", "Ann Arts"]
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "admin-event-form.png"), full_page=True)
+        page.locator("input[name=_continue]").click()
+        page.locator(".messagelist .success").wait_for()
+        assert [text.split("\n")[0].strip() for text in rows.all_inner_texts()] == ["Bob Beats", "Ann Arts"]
 
-            # Traditional Chinese: a title in that language alone; Bob added before Ann.
-            page.goto(f"{live_server.url}/zh-hant/admin/events/event/add/")
-            assert page.locator(".events-language-tabs [aria-selected=true]").first.inner_text() == "繁體中文"
-            # The editor's dialogs speak the page's language too.
-            assert page.evaluate("window.gettext('Edit Link')") == "編輯連結"
-            page.fill("#id_title_zh_hant", "爵士之夜")
-            fill_times(page, "2030-07-02")
-            add_organizer(page, "Bob Beats")
-            add_organizer(page, "Ann Arts")
-            write_description(page, "zh_hant", "三場", "現代爵士樂", "演出。")
-            page.screenshot(path=str(ARTIFACTS / "admin-event-form-zh-hant.png"), full_page=True)
-            page.locator("input[name=_save]").click()
-            page.locator(".messagelist .success").wait_for()
-            page.screenshot(path=str(ARTIFACTS / "admin-event-list-zh-hant.png"), full_page=True)
-            assert page.locator("#result_list tbody tr").count() == 2
+        # Traditional Chinese: a title in that language alone; Bob added before Ann.
+        page.goto(f"{live_server.url}/zh-hant/admin/events/event/add/")
+        assert page.locator(".events-language-tabs [aria-selected=true]").first.inner_text() == "繁體中文"
+        # The editor's dialogs speak the page's language too.
+        assert page.evaluate("window.gettext('Edit Link')") == "編輯連結"
+        page.fill("#id_title_zh_hant", "爵士之夜")
+        fill_times(page, "2030-07-02")
+        add_organizer(page, "Bob Beats")
+        add_organizer(page, "Ann Arts")
+        write_description(page, "zh_hant", "三場", "現代爵士樂", "演出。")
+        page.screenshot(path=str(ARTIFACTS / "admin-event-form-zh-hant.png"), full_page=True)
+        page.locator("input[name=_save]").click()
+        page.locator(".messagelist .success").wait_for()
+        page.screenshot(path=str(ARTIFACTS / "admin-event-list-zh-hant.png"), full_page=True)
+        assert page.locator("#result_list tbody tr").count() == 2
 
-            page.goto(f"{live_server.url}/admin/events/event/")
-            page.screenshot(path=str(ARTIFACTS / "admin-event-list.png"), full_page=True)
-            # The list fits the screen: no horizontal scrolling at 1366 px.
-            assert page.evaluate("document.documentElement.scrollWidth") <= 1366
-            # ...nor inside the results, with the navigation sidebar open: the last column shows,
-            # and a short title takes one line.
-            results = page.locator("#changelist .results").bounding_box()
-            featured = page.locator("#result_list th.column-featured").bounding_box()
-            assert featured["x"] + featured["width"] <= results["x"] + results["width"] + 1
-            title = page.locator("#result_list th.field-title a", has_text="Jazz night").bounding_box()
-            assert title["height"] < 1.8 * page.evaluate(
-                "parseFloat(getComputedStyle(document.querySelector('#result_list th.field-title a')).lineHeight)"
-            )
-        finally:
-            context.close()
-            browser.close()
+        page.goto(f"{live_server.url}/admin/events/event/")
+        page.screenshot(path=str(ARTIFACTS / "admin-event-list.png"), full_page=True)
+        # The list fits the screen: no horizontal scrolling at 1366 px.
+        assert page.evaluate("document.documentElement.scrollWidth") <= 1366
+        # ...nor inside the results, with the navigation sidebar open: the last column shows,
+        # and a short title takes one line.
+        results = page.locator("#changelist .results").bounding_box()
+        featured = page.locator("#result_list th.column-featured").bounding_box()
+        assert featured["x"] + featured["width"] <= results["x"] + results["width"] + 1
+        title = page.locator("#result_list th.field-title a", has_text="Jazz night").bounding_box()
+        assert title["height"] < 1.8 * page.evaluate(
+            "parseFloat(getComputedStyle(document.querySelector('#result_list th.field-title a')).lineHeight)"
+        )
 
     assert errors == []
     english, chinese = Event.objects.order_by("start_utc")

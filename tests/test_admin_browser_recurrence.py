@@ -7,11 +7,11 @@ from io import StringIO
 
 import pytest
 from django.core.management import call_command
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import expect
 
 from events.models import Event, PostStatus
 
-from .test_public_browser import ARTIFACTS, BROWSER_TEST, CHROMIUM, LAUNCH_ARGS
+from .browser import ARTIFACTS, BROWSER_TEST, browser_page, sign_in_to_admin
 
 pytestmark = BROWSER_TEST
 
@@ -58,93 +58,83 @@ def test_an_editor_previews_saves_and_edits_a_weekly_series(live_server):
     errors = []
     previews = []
 
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
-        context = browser.new_context(locale="en-US", viewport={"width": 1366, "height": 768})
-        page = context.new_page()
+    with browser_page(scripts=True) as page:
         page.on("pageerror", lambda error: errors.append(str(error)))
         page.on(
             "request", lambda request: previews.append(request.url) if "recurrence-preview" in request.url else None
         )
-        try:
-            page.goto(f"{live_server.url}/admin/login/?next=/admin/events/event/add/")
-            page.fill("#id_username", "eddie")
-            page.fill("#id_password", PASSWORD)
-            page.locator("input[type=submit]").click()
+        sign_in_to_admin(page, live_server.url, "eddie", PASSWORD, "/admin/events/event/add/")
 
-            page.fill("#id_title_en", "Jazz night")
-            page.fill("#id_start_0", "2027-03-08")
-            page.fill("#id_start_1", "19:00")
-            page.fill("#id_end_0", "2027-03-08")
-            page.fill("#id_end_1", "22:00")
-            page.select_option("#id_timezone_name", "America/New_York")
-            preview = page.locator(PREVIEW)
-            # Not repeating: nothing to preview.
-            assert preview.is_hidden()
+        page.fill("#id_title_en", "Jazz night")
+        page.fill("#id_start_0", "2027-03-08")
+        page.fill("#id_start_1", "19:00")
+        page.fill("#id_end_0", "2027-03-08")
+        page.fill("#id_end_1", "22:00")
+        page.select_option("#id_timezone_name", "America/New_York")
+        preview = page.locator(PREVIEW)
+        # Not repeating: nothing to preview.
+        assert preview.is_hidden()
 
-            page.select_option("#id_repeat", "WEEKLY")
-            expect(preview.locator(".events-recurrence-rule")).to_have_text("Every week")
-            expect(preview.locator("li")).to_have_count(10)
-            expect(preview.locator("li").first).to_have_text("Mon 8 Mar 2027, 19:00 EST")
+        page.select_option("#id_repeat", "WEEKLY")
+        expect(preview.locator(".events-recurrence-rule")).to_have_text("Every week")
+        expect(preview.locator("li")).to_have_count(10)
+        expect(preview.locator("li").first).to_have_text("Mon 8 Mar 2027, 19:00 EST")
 
-            page.check("input[name=repeat_weekdays][value=MO]")
-            page.check("input[name=repeat_weekdays][value=TH]")
-            page.check("input[name=repeat_end][value=count]")
-            # A number the form refuses shows the form's own message in the preview.
-            page.fill("#id_repeat_count", "0")
-            expect(preview.locator(".errorlist li")).to_have_text(
-                "Number of times: Ensure this value is greater than or equal to 1."
-            )
-            asked = len(previews)
-            count = page.locator("#id_repeat_count")
-            count.press("Backspace")
-            count.press_sequentially("66", delay=20)
-            count.press("Backspace")
-            expect(preview.locator(".events-recurrence-rule")).to_have_text("Every Monday and Thursday, 6 times")
-            expect(preview.locator("li")).to_have_text(EXPECTED_DATES)
-            expect(preview.locator("li time").first).to_have_attribute("datetime", "2027-03-08T19:00:00-05:00")
-            expect(preview.locator(".events-recurrence-summary")).to_have_text("6 occurrences in all.")
-            # Typing in a burst asks once, after the pause.
-            assert len(previews) - asked == 1
-            ARTIFACTS.mkdir(exist_ok=True)
-            page.locator("fieldset.events-repeat").screenshot(path=str(ARTIFACTS / "admin-recurrence-preview.png"))
+        page.check("input[name=repeat_weekdays][value=MO]")
+        page.check("input[name=repeat_weekdays][value=TH]")
+        page.check("input[name=repeat_end][value=count]")
+        # A number the form refuses shows the form's own message in the preview.
+        page.fill("#id_repeat_count", "0")
+        expect(preview.locator(".errorlist li")).to_have_text(
+            "Number of times: Ensure this value is greater than or equal to 1."
+        )
+        asked = len(previews)
+        count = page.locator("#id_repeat_count")
+        count.press("Backspace")
+        count.press_sequentially("66", delay=20)
+        count.press("Backspace")
+        expect(preview.locator(".events-recurrence-rule")).to_have_text("Every Monday and Thursday, 6 times")
+        expect(preview.locator("li")).to_have_text(EXPECTED_DATES)
+        expect(preview.locator("li time").first).to_have_attribute("datetime", "2027-03-08T19:00:00-05:00")
+        expect(preview.locator(".events-recurrence-summary")).to_have_text("6 occurrences in all.")
+        # Typing in a burst asks once, after the pause.
+        assert len(previews) - asked == 1
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.locator("fieldset.events-repeat").screenshot(path=str(ARTIFACTS / "admin-recurrence-preview.png"))
 
-            page.locator("input[name=_continue]").click()
-            page.locator(".messagelist .success").wait_for()
-            series = re.search(r"/admin/events/event/(\d+)/change/", page.url).group(1)
-            # The first occurrence edits the series: its preview shows the saved rule.
-            expect(preview.locator(".events-recurrence-rule")).to_have_text("Every Monday and Thursday, 6 times")
+        page.locator("input[name=_continue]").click()
+        page.locator(".messagelist .success").wait_for()
+        series = re.search(r"/admin/events/event/(\d+)/change/", page.url).group(1)
+        # The first occurrence edits the series: its preview shows the saved rule.
+        expect(preview.locator(".events-recurrence-rule")).to_have_text("Every Monday and Thursday, 6 times")
 
-            page.goto(f"{live_server.url}/admin/events/event/?series={series}")
-            assert titles_by_day(page) == dict.fromkeys((8, 11, 15, 18, 22, 25), "Jazz night")
+        page.goto(f"{live_server.url}/admin/events/event/?series={series}")
+        assert titles_by_day(page) == dict.fromkeys((8, 11, 15, 18, 22, 25), "Jazz night")
 
-            # This and the following: the 15th starts a new series with the new title.
-            edit_occurrence(page, 15, "Late jazz", "following")
-            page.goto(f"{live_server.url}/admin/events/event/?series={series}")
-            assert titles_by_day(page) == {8: "Jazz night", 11: "Jazz night"}
-            # The new series is listed from its mark (↻), which links to the whole series.
-            page.goto(f"{live_server.url}/admin/events/event/?q=Late+jazz")
-            split = re.fullmatch(r"\?series=(\d+)", page.locator("td.field-when a").first.get_attribute("href"))[1]
-            page.goto(f"{live_server.url}/admin/events/event/?series={split}")
-            assert titles_by_day(page) == dict.fromkeys((15, 18, 22, 25), "Late jazz")
+        # This and the following: the 15th starts a new series with the new title.
+        edit_occurrence(page, 15, "Late jazz", "following")
+        page.goto(f"{live_server.url}/admin/events/event/?series={series}")
+        assert titles_by_day(page) == {8: "Jazz night", 11: "Jazz night"}
+        # The new series is listed from its mark (↻), which links to the whole series.
+        page.goto(f"{live_server.url}/admin/events/event/?q=Late+jazz")
+        split = re.fullmatch(r"\?series=(\d+)", page.locator("td.field-when a").first.get_attribute("href"))[1]
+        page.goto(f"{live_server.url}/admin/events/event/?series={split}")
+        assert titles_by_day(page) == dict.fromkeys((15, 18, 22, 25), "Late jazz")
 
-            # This one only: the 18th alone.
-            edit_occurrence(page, 18, "Jazz and poetry", "this")
-            page.goto(f"{live_server.url}/admin/events/event/?series={split}")
-            assert titles_by_day(page) == {15: "Late jazz", 18: "Jazz and poetry", 22: "Late jazz", 25: "Late jazz"}
+        # This one only: the 18th alone.
+        edit_occurrence(page, 18, "Jazz and poetry", "this")
+        page.goto(f"{live_server.url}/admin/events/event/?series={split}")
+        assert titles_by_day(page) == {15: "Late jazz", 18: "Jazz and poetry", 22: "Late jazz", 25: "Late jazz"}
 
-            # All of the new series, but the 18th keeps the title edited there alone.
-            edit_occurrence(page, 22, "Late jazz club", "all")
-            page.goto(f"{live_server.url}/admin/events/event/?series={split}")
-            assert titles_by_day(page) == {
-                15: "Late jazz club",
-                18: "Jazz and poetry",
-                22: "Late jazz club",
-                25: "Late jazz club",
-            }
-        finally:
-            context.close()
-            browser.close()
+        # All of the new series, but the 18th keeps the title edited there alone.
+        edit_occurrence(page, 22, "Late jazz club", "all")
+        page.goto(f"{live_server.url}/admin/events/event/?series={split}")
+        assert titles_by_day(page) == {
+            15: "Late jazz club",
+            18: "Jazz and poetry",
+            22: "Late jazz club",
+            25: "Late jazz club",
+        }
 
     assert errors == []
     live = Event.objects.exclude(status=PostStatus.TRASH).order_by("start_utc")

@@ -1,60 +1,14 @@
 """The public pages in a real browser (Debian's Chromium driven by Playwright), with JavaScript switched off."""
 
 import datetime as dt
-import os
-from contextlib import contextmanager
 from pathlib import Path
-
-import pytest
 
 from events.models import Event, Venue
 
+from .browser import ARTIFACTS, BROWSER_TEST, browser_page
 from .factories import make_event, make_organizer, make_venue
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
-LAUNCH_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-IN_CI = os.environ.get("CI", "").strip().lower() not in {"", "0", "false", "no"}
-
-# Outside CI a machine without the browser skips this test; in CI (which installs it with
-# .ci/install-browser) a missing browser must fail the run instead of hiding the test.
-# Every browser test's marks: skipped without a browser (required in CI), and a live server's database.
-BROWSER_TEST = [
-    pytest.mark.skipif(
-        not CHROMIUM.exists() and not IN_CI,
-        reason=f"{CHROMIUM} is not installed (run .ci/install-browser); set CI=true to require it",
-    ),
-    pytest.mark.django_db(transaction=True),
-]
 pytestmark = BROWSER_TEST
-
-
-@contextmanager
-def browser_page():
-    """A page of a fresh browser. Playwright runs an event loop in this thread while it is open, so
-    Django refuses database work here until it closes: build the data first."""
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
-        # The pages promise to work without scripts, so the browser runs none.
-        context = browser.new_context(
-            java_script_enabled=False, locale="en-US", viewport={"width": 1100, "height": 900}
-        )
-        try:
-            yield context.new_page()
-        finally:
-            context.close()
-            browser.close()
 
 
 def test_reader_goes_from_the_list_to_an_event_then_to_its_venue_in_traditional_chinese(live_server):
