@@ -154,10 +154,10 @@ class EventOrganizer(models.Model):
 _PREFETCHED_TERMS, _PREFETCHED_ORGANIZER_LINKS = "prefetched_terms", "prefetched_organizer_links"
 
 
-def links_prefetched(events, organizer_links=None):
-    """`events` (a queryset) with the terms and organizer links (`organizer_links`: the queryset
-    to read them with) that Event.shown_terms() and shown_organizer_links() give."""
+def links_prefetched(events, organizer_links=None, terms=None):
+    """`events` (a queryset) with the terms and organizer links that Event.shown_terms() and
+    shown_organizer_links() give (`terms`, `organizer_links`: the querysets to read them with)."""
     return events.prefetch_related(
-        Prefetch("terms", to_attr=_PREFETCHED_TERMS),
+        Prefetch("terms", queryset=terms, to_attr=_PREFETCHED_TERMS),
         Prefetch("organizer_links", queryset=organizer_links, to_attr=_PREFETCHED_ORGANIZER_LINKS),
     )

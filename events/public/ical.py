@@ -52,7 +52,7 @@ def product_id(request):
 def last_changed(event):
     """The newest change among what an event's entry shows: the event, its venue and its organizers."""
     linked = [event.venue] if event.venue_id is not None and event.venue is not None else []
-    linked += [link.organizer for link in event.organizer_links.all()]
+    linked += [link.organizer for link in event.shown_organizer_links()]
     return max([event.modified, *(record.modified for record in linked)]).astimezone(dt.UTC).replace(microsecond=0)
 
 
@@ -129,11 +129,11 @@ def event_entry(event, request):
         entry.add("location", location(venue, locked))
         if not locked and venue.has_coordinates:
             entry.add("geo", (float(venue.geo_lat), float(venue.geo_lng)))
-    organizers = [link.organizer for link in event.organizer_links.all()]
+    organizers = [link.organizer for link in event.shown_organizer_links()]
     if organizers:
         # RFC 5545 allows one ORGANIZER per event: the first one listed, as the plugin writes it.
         entry.add("organizer", organizer_address(organizers[0], request))
-    categories = [plain_text(term.name) for term in event.terms.all() if term.taxonomy == Taxonomy.CATEGORY]
+    categories = [plain_text(term.name) for term in event.shown_terms() if term.taxonomy == Taxonomy.CATEGORY]
     if categories:
         entry.add("categories", categories)
     entry.add("url", post_url(request, event))

@@ -5,14 +5,13 @@ import datetime as dt
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import BadRequest
-from django.db.models import Prefetch
 from django.utils import timezone
 from modeltranslation.utils import build_localized_fieldname
 
 from ..conf import events_settings
 from ..exceptions import InvalidValue
 from ..list_versions import Reads
-from ..models import Event, EventOrganizer, PostStatus, Term, Venue
+from ..models import Event, EventOrganizer, PostStatus, Term, Venue, links_prefetched
 from ..queries.events import filter_events, filter_values, list_ordering, listable, listed, parse_filters, reads
 from ..queries.pages import ListStatement, fetch_page
 from ..queries.params import default_per_page, language_code
@@ -115,11 +114,10 @@ def feed_events(*selections):
     queryset = listed_events().filter(password="")
     for selection in selections:
         queryset = filter_events(queryset, selection)
-    queryset = queryset.select_related("image", "venue").prefetch_related(
-        Prefetch("terms", queryset=Term.objects.order_by("name", "id")),
-        Prefetch(
-            "organizer_links", queryset=EventOrganizer.objects.select_related("organizer").order_by("position", "id")
-        ),
+    queryset = links_prefetched(
+        queryset.select_related("image", "venue"),
+        EventOrganizer.objects.select_related("organizer"),
+        terms=Term.objects.order_by("name", "id"),
     )
     return list(queryset.order_by(*list_ordering())[: FEED_LIMIT + 1])
 
@@ -137,12 +135,10 @@ def _by_slug(queryset, slug):
 
 def published_event(slug):
     """The published event of a page, with everything the page reads."""
-    queryset = Event.objects.select_related("image", "venue", "venue__image", "series").prefetch_related(
-        Prefetch("terms", queryset=Term.objects.order_by("name", "id")),
-        Prefetch(
-            "organizer_links",
-            queryset=EventOrganizer.objects.select_related("organizer", "organizer__image").order_by("position", "id"),
-        ),
+    queryset = links_prefetched(
+        Event.objects.select_related("image", "venue", "venue__image", "series"),
+        EventOrganizer.objects.select_related("organizer", "organizer__image"),
+        terms=Term.objects.order_by("name", "id"),
     )
     return _by_slug(queryset, slug)
 

@@ -628,10 +628,10 @@ class EventPage(RecordPage, PublicPage):
 
     def record_context(self, event):
         request = self.request
-        organizers = [link.organizer for link in event.organizer_links.all()]
+        organizers = [link.organizer for link in event.shown_organizer_links()]
         venue = event.venue if event.venue_id is not None else None
         self.records.extend([event, *([venue] if venue is not None else []), *organizers])
-        terms = list(event.terms.all())
+        terms = event.shown_terms()
         self.tokens.extend((term.pk, term.slug, str(term.name)) for term in terms)
         tree = CategoryTree()
         return {

@@ -2,9 +2,7 @@
 
 from dataclasses import dataclass
 
-from django.db.models import Prefetch
-
-from ..models import Event, EventOrganizer, PostStatus, Series, Term
+from ..models import Event, EventOrganizer, PostStatus, Series, Term, links_prefetched
 
 
 @dataclass
@@ -26,17 +24,12 @@ def series_in_feed(series_ids):
     """{series ID: SeriesInFeed} for these series, in three statements whatever their length."""
     if not series_ids:
         return {}
-    occurrences = (
+    occurrences = links_prefetched(
         Event.objects.filter(series_id__in=series_ids)
         .exclude(status=PostStatus.TRASH)
-        .select_related("image", "venue")
-        .prefetch_related(
-            Prefetch("terms", queryset=Term.objects.order_by("name", "id")),
-            Prefetch(
-                "organizer_links",
-                queryset=EventOrganizer.objects.select_related("organizer").order_by("position", "id"),
-            ),
-        )
+        .select_related("image", "venue"),
+        EventOrganizer.objects.select_related("organizer"),
+        terms=Term.objects.order_by("name", "id"),
     )
     found = {series.pk: SeriesInFeed(series, None, {}) for series in Series.objects.filter(pk__in=series_ids)}
     firsts = {}
