@@ -330,3 +330,24 @@ def test_admin_field_labels_come_from_the_catalogs(client, language):
         assert f">{label}</label>" in page, label
     app_name = {"en": "Events calendar", "zh-hans": "活动日历", "zh-hant": "活動行事曆"}[language]
     assert app_name in client.get(f"{PREFIX[language]}/admin/").content.decode()
+
+
+@pytest.mark.parametrize("fallbacks_on", [True, False], ids=["fallbacks", "no fallbacks"])
+def test_the_renderers_read_of_a_text_is_the_models_own(concert, fallbacks_on):
+    """Renderers read translated text through events.translation.shown_text, which must give what
+    the model's attribute gives in every language, with or without fallbacks, for text a
+    language has of its own, text it lacks (empty or NULL) and text no language has."""
+    from django.utils import translation
+    from modeltranslation.utils import fallbacks
+
+    from events.models import Event, Venue
+    from events.translation import shown_text
+
+    Event.objects.filter(pk=concert.pk).update(excerpt_zh_hans=None, excerpt_zh_hant="")
+    records = [Event.objects.get(pk=concert.pk), Venue.objects.get(pk=concert.venue_id), Event(title_en="New")]
+    with fallbacks(fallbacks_on):
+        for language in PREFIX:
+            with translation.override(language):
+                for record in records:
+                    for name in ("title", "description", "excerpt"):
+                        assert shown_text(record, name) == getattr(record, name), (language, record, name)

@@ -15,6 +15,7 @@ from ...services.recurrence import recurrence_field
 from ...services.schedule import wall_clock
 from ...store import IMAGE, ORGANIZER, TERM, VENUE, reference
 from ...text import autop, escape_url, texturize
+from ...translation import shown_text
 from ..context import api_context
 from ..links import global_id, namespace_url, post_url
 from .images import image_record
@@ -121,9 +122,9 @@ class EventRecordSerializer(serializers.BaseSerializer):
             "modified_utc": format_wp(event.modified.astimezone(dt.UTC)),
             "url": url,
             "rest_url": namespace_url(request, f"/events/{event.pk}"),
-            "title": texturize(event.title or ""),
-            "description": autop(event.description or ""),
-            "excerpt": autop(event.excerpt or ""),
+            "title": texturize(shown_text(event, "title") or ""),
+            "description": autop(shown_text(event, "description") or ""),
+            "excerpt": autop(shown_text(event, "excerpt") or ""),
             "slug": event.slug,
             "image": image,
             "all_day": event.all_day,

@@ -8,6 +8,7 @@ from ...conf import events_settings
 from ...cost import cost_values
 from ...services.schedule import zone_for
 from ...text import autop, escape_html, excerpt_words, texturize
+from ...translation import shown_text
 from ..links import post_url
 from .images import image_record
 
@@ -24,7 +25,9 @@ def escape_js(text):
 
 def short_description(record):
     """The excerpt, else the first words of the content, as one HTML paragraph."""
-    text = (record.excerpt or "").strip() or excerpt_words(record.description or "", EXCERPT_WORDS)
+    text = (shown_text(record, "excerpt") or "").strip() or excerpt_words(
+        shown_text(record, "description") or "", EXCERPT_WORDS
+    )
     return autop(text)
 
 
@@ -36,7 +39,11 @@ def _with_image(data, attachment, request):
 
 def venue_json_ld(venue, request):
     """A venue as a schema.org Place (no `@context`: it is embedded or added by the caller)."""
-    data = {"@type": "Place", "name": escape_js(texturize(venue.title or "")), "description": short_description(venue)}
+    data = {
+        "@type": "Place",
+        "name": escape_js(texturize(shown_text(venue, "title") or "")),
+        "description": short_description(venue),
+    }
     _with_image(data, venue.image, request)
     data["url"] = post_url(request, venue)
     parts = {
@@ -58,7 +65,7 @@ def venue_json_ld(venue, request):
 
 def organizer_json_ld(organizer, request):
     """An organizer as a schema.org Person (no `@context`)."""
-    name = escape_js(texturize(organizer.title or ""))
+    name = escape_js(texturize(shown_text(organizer, "title") or ""))
     data = {"@type": "Person", "name": name, "description": short_description(organizer)}
     _with_image(data, organizer.image, request)
     data.update(url=organizer.website, telephone=organizer.phone, email=organizer.email, sameAs=organizer.website)
@@ -93,7 +100,7 @@ def event_json_ld(event, request, linked=True):
     data = {
         "@context": "http://schema.org",
         "@type": "Event",
-        "name": escape_js(texturize(event.title or "")),
+        "name": escape_js(texturize(shown_text(event, "title") or "")),
         "description": short_description(event),
     }
     _with_image(data, event.image, request)

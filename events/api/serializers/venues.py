@@ -12,6 +12,7 @@ from rest_framework import serializers
 from ... import roles
 from ...dates import format_wp
 from ...text import autop, texturize
+from ...translation import shown_text
 from ..links import global_id, post_url
 from .images import image_record
 from .json_ld import venue_json_ld
@@ -97,9 +98,9 @@ class LinkedRecordSerializer(serializers.BaseSerializer):
             "modified": format_wp(record.modified.astimezone(site_zone)),
             "modified_utc": format_wp(record.modified.astimezone(dt.UTC)),
             "url": post_url(request, record),
-            self.name_key: texturize(record.title or ""),
-            "description": autop(record.description or ""),
-            "excerpt": autop(record.excerpt or ""),
+            self.name_key: texturize(shown_text(record, "title") or ""),
+            "description": autop(shown_text(record, "description") or ""),
+            "excerpt": autop(shown_text(record, "excerpt") or ""),
             "slug": record.slug,
             "image": image_record(record.image, request) if record.image_id is not None else False,
         }
