@@ -16,6 +16,8 @@ from django.dispatch import Signal
 # sender: the model class (Event, Venue, Organizer, Attachment, Term); ids: its changed records;
 # fields: the names of the fields written, or None when not known.
 records_changed = Signal()
+# sender: the model class; records: instances a write just created in bulk, as written (see made()).
+records_made = Signal()
 # sent when a service's writes are complete, still inside its transaction.
 writes_finished = Signal()
 # sent when a write's change-log entries are appended (events.changelog), inside its transaction.
@@ -26,6 +28,15 @@ def changed(model, ids, using=DEFAULT_DB_ALIAS, fields=None):
     ids = list(ids)
     if ids:
         records_changed.send(sender=model, ids=ids, using=using, fields=fields)
+
+
+def made(model, records, using=DEFAULT_DB_ALIAS):
+    """After a bulk create of `records`, announced with changed() as any write, and every link it
+    gives them: what derives data from records may derive it from these instances now rather than
+    read them back (the store renders a series' new occurrences so). A later write to them in the
+    transaction announces itself again, as any does."""
+    if records:
+        records_made.send(sender=model, records=records, using=using)
 
 
 # Set inside batch(): the services' finished() waits for the batch's end.

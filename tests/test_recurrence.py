@@ -13,7 +13,7 @@ from events.models import Event, EventOrganizer, PostIdentity, PostStatus, Rende
 from events.store.epoch import languages
 
 from .conftest import API
-from .factories import make_category, make_organizer, make_venue
+from .factories import make_category, make_image, make_organizer, make_venue
 
 pytestmark = pytest.mark.django_db
 
@@ -227,6 +227,38 @@ def test_the_extension_reports_a_series_that_would_pass_the_limit(editor, settin
     with pytest.raises(Exception, match="could not be extended"):
         call_command("events_extend_series", stdout=open("/dev/null", "w"), stderr=open("/dev/null", "w"))
     assert Event.objects.filter(series_id=record["id"]).count() == before
+
+
+def test_new_occurrences_are_stored_as_a_fresh_reading_renders_them(editor):
+    """The store renders a series' new occurrences from the instances just written, not read back:
+    what it stores must be what rendering them from the database gives, with every link, an image,
+    a cost, text in more than one language and a rule that ends."""
+    image = make_image()
+    body = series_body(
+        title="Yoga on the roof",
+        description="<p>Bring a <strong>mat</strong>.</p>",
+        excerpt="Stretch & breathe",
+        cost="10",
+        website="https://example.org/yoga",
+        venue=make_venue().pk,
+        organizer=[make_organizer().pk, make_organizer("Second").pk],
+        categories=[make_category().pk],
+        tags=["outdoor"],
+        image=str(image.pk),
+        recurrence={
+            "rules": [f"FREQ=WEEKLY;BYDAY=TU,TH;UNTIL={YEAR}0331T235959Z"],
+            "dates": [f"{YEAR}-04-14 19:00:00"],
+        },
+    )
+    response = editor.post(f"/zh-hant{API}/events", body, format="json")
+    assert response.status_code == 201, response.json()
+    series_id = response.json()["id"]
+    assert Event.objects.filter(series_id=series_id).count() == 26
+    assert store.stale_rows() == []
+    occurrence = Event.objects.filter(series_id=series_id).exclude(pk=series_id).first()
+    stored = editor.get(f"/zh-hant{API}/events/{occurrence.pk}").json()
+    assert stored["title"] == "Yoga on the roof" and stored["image"]["id"] == image.pk
+    assert [organizer["id"] for organizer in stored["organizer"]] == body["organizer"]
 
 
 def test_a_series_renders_into_the_store_in_bulk(editor):

@@ -277,6 +277,10 @@ def _records_changed(sender, ids, using, fields=None, **kwargs):
         _descendants_changed(ids, using)
 
 
+def _records_made(sender, records, using, **kwargs):
+    store.render_made(store.SOURCE_KINDS[_source_model(sender)], records, using)
+
+
 def _writes_finished(sender, using, **kwargs):
     # The store renders first; the log appends last, taking its lock, which it holds until the commit.
     store.flush(using)
@@ -301,4 +305,5 @@ def connect_receivers():
     m2m_changed.connect(_term_links_changed, sender=Event.terms.through, dispatch_uid="events.changes.term_links")
     pre_delete.connect(_author_deleting, sender=get_user_model(), dispatch_uid="events.changes.author")
     changes.records_changed.connect(_records_changed, dispatch_uid="events.changes.changed")
+    changes.records_made.connect(_records_made, dispatch_uid="events.changes.made")
     changes.writes_finished.connect(_writes_finished, dispatch_uid="events.changes.finished")

@@ -3,7 +3,7 @@
 from .application_password import ApplicationPassword
 from .attachment import Attachment
 from .change import ChangeAction, ChangeEntry, ChangeKind
-from .event import Event, EventOrganizer, links_prefetched
+from .event import Event, EventOrganizer, link_prefetches, links_prefetched
 from .idempotency import IdempotentRequest
 from .identity import PostIdentity, PostKind
 from .organizer import Organizer
@@ -35,6 +35,7 @@ __all__ = [
     "Taxonomy",
     "Term",
     "Venue",
+    "link_prefetches",
     "links_prefetched",
     "WebhookDelivery",
     "WebhookSubscription",

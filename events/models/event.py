@@ -157,7 +157,12 @@ _PREFETCHED_TERMS, _PREFETCHED_ORGANIZER_LINKS = "prefetched_terms", "prefetched
 def links_prefetched(events, organizer_links=None, terms=None):
     """`events` (a queryset) with the terms and organizer links that Event.shown_terms() and
     shown_organizer_links() give (`terms`, `organizer_links`: the querysets to read them with)."""
-    return events.prefetch_related(
+    return events.prefetch_related(*link_prefetches(organizer_links, terms))
+
+
+def link_prefetches(organizer_links=None, terms=None):
+    """What links_prefetched() prefetches, for prefetch_related_objects() on events in hand."""
+    return (
         Prefetch("terms", queryset=terms, to_attr=_PREFETCHED_TERMS),
         Prefetch("organizer_links", queryset=organizer_links, to_attr=_PREFETCHED_ORGANIZER_LINKS),
     )

@@ -360,6 +360,7 @@ def materialise(series, first, recurrence, occurrences, until=None):
     Event.objects.bulk_update(renumbered, ["series_position"])
     # Every record of the series, trashed ones too, shows its rules and its place: all of them are rendered again.
     changes.changed(Event, {first.pk, *(occurrence.pk for occurrence in occurrences), *(event.pk for event in made)})
+    changes.made(Event, made)
     return made
 
 

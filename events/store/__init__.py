@@ -28,7 +28,7 @@ from .rows import (
     NotRenderable,
     reference,
 )
-from .writes import flush, mark_stale, render, render_all, rendered_rows, stale_rows
+from .writes import flush, mark_stale, render, render_all, render_made, rendered_rows, stale_rows
 
 __all__ = [
     "Assembler",
@@ -59,6 +59,7 @@ __all__ = [
     "mark_stale",
     "render",
     "render_all",
+    "render_made",
     "rendered_rows",
     "stale_rows",
 ]
