@@ -195,6 +195,28 @@ def test_a_full_page_cursor_carries_the_time_of_its_last_entry(api, settings):
     assert next_cursor.given_at == int(ChangeEntry.objects.order_by("pk").first().time.timestamp())
 
 
+def test_a_caught_up_follower_gets_304_until_something_is_written(api, editor, monkeypatch):
+    """A caught-up reader's `next` carries the hour it read in, not the second: asking again a
+    minute later with If-None-Match is a 304 while nothing was written, and the cursor it was given
+    still leads to every later change."""
+    from events.changelog import feed as feed_module
+
+    create_event(editor, "One")
+    now = timezone.now().replace(minute=10, second=0)
+    monkeypatch.setattr(feed_module.timezone, "now", lambda: now)
+    page = api.get(FEED)
+    cursor = page.json()["next"]
+    assert Cursor.parse(cursor).given_at == int(now.replace(minute=0, microsecond=0).timestamp())
+    now += dt.timedelta(minutes=1, seconds=7)
+    assert api.get(FEED, HTTP_IF_NONE_MATCH=page["ETag"]).status_code == 304
+    caught_up = api.get(FEED, {"since": cursor})
+    assert caught_up.json() == {"changes": [], "next": cursor}
+    assert api.get(FEED, {"since": cursor}, HTTP_IF_NONE_MATCH=caught_up["ETag"]).status_code == 304
+    monkeypatch.undo()
+    later = create_event(editor, "Two")
+    assert entries(feed(api, since=cursor)) == [("event", later, "created")]
+
+
 def test_the_feed_has_an_etag_and_answers_304_until_something_changes(api, editor):
     create_event(editor, "One")
     response = api.get(FEED)

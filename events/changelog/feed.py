@@ -25,6 +25,10 @@ from ..models import ChangeEntry, ChangeKind, Event, Organizer, Venue
 # Entries are removed a little later than cursors expire: an entry committed just after a reader
 # was given a cursor may carry a time slightly before the cursor's own.
 REMOVAL_GRACE = dt.timedelta(hours=1)
+# A reader that has caught up is given the time of reading to the hour below: its `next` stays the
+# same while nothing is written, so the answer keeps its ETag and a follower asking "anything new?"
+# with If-None-Match gets 304; its cursor expires at most an hour sooner.
+CAUGHT_UP_CLOCK_SECONDS = 3600
 
 
 @dataclass(frozen=True)
@@ -84,7 +88,8 @@ def entries_after(cursor, count):
         # More may follow, written since the last one given: they are kept as long as it is.
         return entries, Cursor(entries[-1].pk, int(entries[-1].time.timestamp()))
     # Caught up: whatever comes next is written from now on.
-    return entries, Cursor(entries[-1].pk if entries else after, int(now.timestamp()))
+    read_at = int(now.timestamp()) // CAUGHT_UP_CLOCK_SECONDS * CAUGHT_UP_CLOCK_SECONDS
+    return entries, Cursor(entries[-1].pk if entries else after, read_at)
 
 
 def _read_entries(after, count):
