@@ -60,6 +60,8 @@ SERIES_RULE = "FREQ=DAILY;COUNT=730"
 SMALL_SERIES_RULE = "FREQ=DAILY;COUNT=10"
 # Entries of the changes-feed row's pages, measured against a v1 list page of 50 records.
 CHANGES_PER_PAGE = 100
+# Different pages the walking rows read, one after the other (the feed's, and the v1 list's).
+WALKED_PAGES = 200
 
 # Run as a script, Python puts bench/ itself first on the path; the project root is what imports need.
 if sys.path and Path(sys.path[0]).resolve() == ROOT / "bench":
@@ -227,6 +229,8 @@ class Calendar:
     occurrences: int = 0
     # Positions of the change log the changes-feed row reads after, spread over the whole log.
     change_positions: list = field(default_factory=list)
+    # The log's last position before the run wrote anything.
+    log_end: int = 0
 
 
 def prepare_calendar(n_events, reuse, series_share):
@@ -299,7 +303,8 @@ def describe_calendar():
         start_date=(dt.date.today() + dt.timedelta(days=30)).isoformat(),
         series=Series.objects.count(),
         occurrences=Event.objects.filter(series__isnull=False).count(),
-        change_positions=list(range(0, last_change, max(1, last_change // SAMPLE_EVENT_IDS)))[:SAMPLE_EVENT_IDS],
+        change_positions=list(range(0, last_change, max(1, last_change // WALKED_PAGES)))[:WALKED_PAGES],
+        log_end=last_change,
     )
 
 
@@ -380,12 +385,15 @@ def new_series_title_body(n):
     return new_title_body(n, "all")
 
 
-def remove_bench_writes():
-    """Delete what the bench's editor wrote (the write rows' drafts and series), so that the next
-    `--reuse` run reads the calendar that was seeded."""
-    from events.models import Event
+def remove_bench_writes(log_end):
+    """Delete what the bench's editor wrote (the write rows' drafts and series) and every change-log
+    entry after `log_end` (those writes' and their deletion's), so that the next `--reuse` run reads
+    the calendar and the log that were seeded: else the changes-feed row would read pages of
+    tombstones of the write rows' series, which cost a fraction of a page of events."""
+    from events.models import ChangeEntry, Event
 
     removed, _ = Event.objects.filter(author__username=BENCH_WRITER).delete()
+    ChangeEntry.objects.filter(pk__gt=log_end).delete()
     return removed
 
 
@@ -429,6 +437,12 @@ def endpoints_for(calendar, signed):
     endpoints["events?per_page=10 [If-None-Match]"] = Load([f"{api}/events?per_page=10"], revalidate=True)
     endpoints["events/{id} [If-None-Match]"] = Load(single_paths, revalidate=True)
     endpoints[f"changes?per_page={CHANGES_PER_PAGE}"] = Load(changes_paths(calendar))
+    # A follower that has caught up asks "anything new?" with the cursor it was given last.
+    endpoints[f"changes?per_page={CHANGES_PER_PAGE} [caught up]"] = Load(changes_paths(calendar, [calendar.log_end]))
+    # A v1 client walking the whole list, as the feed row walks the log: a different page each time.
+    endpoints[f"events?per_page=50&page=1…{WALKED_PAGES}"] = Load(
+        [f"{api}/events?per_page=50&page={page}" for page in range(1, WALKED_PAGES + 1)]
+    )
     for credential, (_reader, writer) in signed.items():
         endpoints[f"POST events [{credential}]"] = Load(
             [f"{api}/events"], {**writer, "Content-Type": "application/json"}, "POST", new_event_body
@@ -454,15 +468,16 @@ def endpoints_for(calendar, signed):
     return endpoints
 
 
-def changes_paths(calendar):
-    """Pages of the changes feed after positions spread over the log, each with a fresh cursor."""
+def changes_paths(calendar, positions=None):
+    """Pages of the changes feed after `positions` (by default spread over the log), each with a
+    fresh cursor."""
     from events.changelog.feed import Cursor
 
     now = int(time.time())
     namespace = "/wp-json/events-calendar/v1"
     return [
         f"{namespace}/changes?{urlencode({'per_page': CHANGES_PER_PAGE, 'since': str(Cursor(position, now))})}"
-        for position in calendar.change_positions or [0]
+        for position in positions or calendar.change_positions or [0]
     ]
 
 
@@ -1052,7 +1067,7 @@ def main(argv=None):
         if writer is not None:
             writer.__exit__(None, None, None)
         server.stop()
-        remove_bench_writes()
+        remove_bench_writes(calendar.log_end)
         if temporary_folder:
             shutil.rmtree(temporary_folder, ignore_errors=True)
     log_path.unlink(missing_ok=True)
