@@ -6,7 +6,7 @@ from django.db import DEFAULT_DB_ALIAS, connections, transaction
 from django.db.models import prefetch_related_objects
 
 from ..internals import copy_rows
-from ..models import Attachment, Event, Organizer, RenderedRecord, Term, Venue, link_prefetches, links_prefetched
+from ..models import RenderedRecord, link_prefetches, links_prefetched
 from .epoch import current_epoch, languages
 from .registry import rendered_texts
 from .rows import EVENT, IMAGE, ORGANIZER, ROW_KINDS, SOURCE_KINDS, SOURCE_OF_ROW, TERM, VENUE, references_in
@@ -23,12 +23,19 @@ STORED_COLUMNS = ("kind", "record_id", "language", "epoch", "body", "sort_name",
 UNIQUE_COLUMNS = ("kind", "record_id", "language")
 
 
+# What the renderers of each kind read beside the record, selected with it when records are read,
+# prefetched onto them when they are in hand (render_made); an event also its links.
+SOURCE_MODELS = {kind: model for model, kind in SOURCE_KINDS.items()}
+RELATED = {EVENT: ("image", "series"), VENUE: ("image",), ORGANIZER: ("image",), IMAGE: (), TERM: ()}
+
+
 def _source_records(kind, ids, using, lock=False):
+    queryset = SOURCE_MODELS[kind].objects.all()
+    if RELATED[kind]:
+        # Never select_related() with no names: Django then follows every non-null foreign key.
+        queryset = queryset.select_related(*RELATED[kind])
     if kind == EVENT:
-        queryset = links_prefetched(Event.objects.select_related("image", "series"))
-    else:
-        model = {VENUE: Venue, ORGANIZER: Organizer, IMAGE: Attachment, TERM: Term}[kind]
-        queryset = model.objects.select_related("image") if kind in (VENUE, ORGANIZER) else model.objects.all()
+        queryset = links_prefetched(queryset)
     queryset = queryset.using(using).filter(pk__in=ids).order_by("pk")
     features = connections[using].features
     if lock and features.has_select_for_update_of:
@@ -79,15 +86,12 @@ def render(kind, ids, using=DEFAULT_DB_ALIAS, delete_first=True):
 def render_made(kind, records, using=DEFAULT_DB_ALIAS):
     """Store what these records, just created in bulk by this transaction, look like, rendered from
     the instances as written rather than read back (a series' occurrences: reading 730 back cost a
-    sixth of making them), and take them off what is pending. No other transaction sees them, so
+    seventh of making them), and take them off what is pending. No other transaction sees them, so
     nothing is locked; a later write to them in this transaction marks them stale again, as any
     write does, and a rollback takes their rows with it."""
     if not records:
         return
-    if kind == EVENT:
-        prefetch_related_objects(records, "image", "series", *link_prefetches())
-    elif kind in (VENUE, ORGANIZER):
-        prefetch_related_objects(records, "image")
+    prefetch_related_objects(records, *RELATED[kind], *(link_prefetches() if kind == EVENT else ()))
     _store(_rendered(kind, records), using)
     _pending_for(using).get(kind, set()).difference_update(record.pk for record in records)
 
