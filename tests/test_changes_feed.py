@@ -57,7 +57,11 @@ def test_a_client_following_the_cursor_gets_each_change_once_in_order(api, edito
     change = page["changes"][0]
     assert list(change) == ["position", "kind", "id", "action", "time", "languages", "record"]
     assert change["record"]["title"] == "First"
-    assert change["time"].endswith("Z")
+    # The time the log holds, in UTC to the microsecond, and the languages whose content changed.
+    logged_entry = ChangeEntry.objects.get(pk=change["position"])
+    assert dt.datetime.fromisoformat(change["time"]) == logged_entry.time
+    assert change["time"].endswith("Z") and "+" not in change["time"]
+    assert change["languages"] == logged_entry.languages.split() != []
 
     second = create_event(editor, "Second")
     assert post_json(editor, f"/events/{first}", {"title": "First, again"}).status_code == 200

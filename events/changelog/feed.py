@@ -113,15 +113,22 @@ def _read_entries(after, count):
         f"FROM {quote(ChangeEntry._meta.db_table)} c {joins} WHERE c.id > %s ORDER BY c.id LIMIT %s"
     )
     with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            from psycopg.types.datetime import TimestamptzLoader  # the driver, only where it is used
+
+            # psycopg's own loader, compiled, rather than the one Django registers for the ORM (which
+            # only sets the connection's zone, in Python): a third of the time of reading a page.
+            cursor.cursor.adapters.register_loader("timestamptz", TimestamptzLoader)
         cursor.execute(sql, [after, count])
-        return [Entry(*row[:4], _aware(row[4], connection), *row[5:]) for row in cursor.fetchall()]
+        return [Entry(*row[:4], _utc(row[4]), *row[5:]) for row in cursor.fetchall()]
 
 
-def _aware(value, connection):
-    """A time read without the ORM: SQLite gives it as it stores it, in UTC without the zone."""
+def _utc(value):
+    """A time read without the ORM, in UTC: SQLite gives it as it stores it, in UTC without the zone;
+    PostgreSQL in the session's zone."""
     if isinstance(value, str):
         value = parse_datetime(value)
-    return value if timezone.is_aware(value) else timezone.make_aware(value, connection.timezone)
+    return value.replace(tzinfo=dt.UTC) if value.tzinfo is None else value.astimezone(dt.UTC)
 
 
 def remove_expired(now=None):

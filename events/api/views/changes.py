@@ -66,18 +66,19 @@ class ChangesViewSet(WPViewSet):
                 record = "null"
             else:
                 continue
-            head = to_json(
-                {
-                    "position": entry.pk,
-                    "kind": entry.kind,
-                    "id": entry.record_id,
-                    "action": entry.action,
-                    "time": entry.time.isoformat().replace("+00:00", "Z"),
-                    "languages": entry.languages.split(),
-                }
-            )
-            changes.append(f'{head[:-1]},"record":{record}}}')
+            changes.append(f'{entry_head(entry)},"record":{record}}}')
         return Response(JSONText(f'{{"changes":[{",".join(changes)}],"next":{to_json(str(next_cursor))}}}'))
+
+
+def entry_head(entry):
+    """The JSON members of an entry before its record: `{"position":…,"languages":[…]` (no closing
+    brace). Written directly, as a page writes a hundred: the kind, the action and the language codes
+    are words of our own (ChangeKind, ChangeAction, settings.LANGUAGES) that JSON writes as they are."""
+    languages = ",".join(f'"{code}"' for code in entry.languages.split())
+    return (
+        f'{{"position":{entry.pk},"kind":"{entry.kind}","id":{entry.record_id},"action":"{entry.action}",'
+        f'"time":"{entry.time.isoformat().replace("+00:00", "Z")}","languages":[{languages}]'
+    )
 
 
 def records_for(request, entries, facts=None):
@@ -106,7 +107,7 @@ def records_for(request, entries, facts=None):
     texts = {
         (ChangeKind.EVENT, pk): text
         for pk, text in event_texts(
-            request, assembler, event_ids, {pk: facts[ChangeKind.EVENT, pk] for pk in event_ids}, store_free_events()
+            request, assembler, event_ids, {pk: facts[ChangeKind.EVENT, pk] for pk in event_ids}, store_free_events
         ).items()
     }
     assembler.fetch([(ROW_KINDS[kind], pk) for kind, pk in readable if kind != ChangeKind.EVENT and stored(kind, pk)])

@@ -107,7 +107,7 @@ class EventViewSet(WPViewSet):
         assembler = store.Assembler(marker_values(self.request), translation.get_language(), page.state)
         page_ids = [row["pk"] for row in page.rows]
         facts = {row["pk"]: store.RecordFacts.of_event(row) for row in page.rows}
-        records = event_texts(self.request, assembler, page_ids, facts, self.get_queryset())
+        records = event_texts(self.request, assembler, page_ids, facts, self.get_queryset)
         return [records[pk] for pk in page_ids]
 
     def echoed_filters(self, window, per_page):
@@ -222,10 +222,11 @@ class EventViewSet(WPViewSet):
         return EventRecordSerializer(fresh, context={"request": self.request}).data
 
 
-def event_texts(request, assembler, event_ids, facts, queryset):
+def event_texts(request, assembler, event_ids, facts, events):
     """{ID: JSON text} of these events as a v1 list shows them to the caller of `request`: stored
-    renderings joined (blanked where a password hides them), the others built from `queryset` with
-    the serializer and stored. `facts[ID]` holds what the password rule reads of each event."""
+    renderings joined (blanked where a password hides them), the others built with the serializer
+    from `events()`, a queryset made only then, and stored. `facts[ID]` holds what the password rule
+    reads of each event."""
     assembler.fetch_events(event_ids)
     records = {}
     for pk in event_ids:
@@ -240,7 +241,7 @@ def event_texts(request, assembler, event_ids, facts, queryset):
     built = [pk for pk in event_ids if pk not in records]
     if built:
         context = {"request": request, "blank_protected": True}
-        for event in queryset.filter(pk__in=built):
+        for event in events().filter(pk__in=built):
             records[event.pk] = to_json(EventRecordSerializer(event, context=context).data)
         assembler.keep_missing()
     return records
