@@ -117,18 +117,20 @@ def _read_entries(after, count):
             from psycopg.types.datetime import TimestamptzLoader  # the driver, only where it is used
 
             # psycopg's own loader, compiled, rather than the one Django registers for the ORM (which
-            # only sets the connection's zone, in Python): a third of the time of reading a page.
+            # only sets the connection's zone, in Python): 0.5 ms of every page of 100 entries.
             cursor.cursor.adapters.register_loader("timestamptz", TimestamptzLoader)
         cursor.execute(sql, [after, count])
-        return [Entry(*row[:4], _utc(row[4]), *row[5:]) for row in cursor.fetchall()]
+        return [Entry(*row[:4], _utc(row[4], connection), *row[5:]) for row in cursor.fetchall()]
 
 
-def _utc(value):
-    """A time read without the ORM, in UTC: SQLite gives it as it stores it, in UTC without the zone;
-    PostgreSQL in the session's zone."""
+def _utc(value, connection):
+    """A time read without the ORM, in UTC: SQLite gives it as it stores it, in the connection's
+    zone without saying so; PostgreSQL in the session's zone."""
     if isinstance(value, str):
         value = parse_datetime(value)
-    return value.replace(tzinfo=dt.UTC) if value.tzinfo is None else value.astimezone(dt.UTC)
+    if timezone.is_naive(value):
+        value = timezone.make_aware(value, connection.timezone)
+    return value.astimezone(dt.UTC)
 
 
 def remove_expired(now=None):
