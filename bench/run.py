@@ -449,7 +449,8 @@ def endpoints_for(calendar, signed):
     # A follower that has caught up asks "anything new?" with the cursor it was given last: after
     # the entries of the drafts written above (else each request would read 100 of them, left out).
     endpoints[f"changes?per_page={CHANGES_PER_PAGE} [caught up]"] = Load(changes_paths(calendar, [log_end()]))
-    # A v1 client walking the whole list, as the feed row walks the log: a different page each time.
+    # A v1 client walking the whole list, as the feed row walks the log: a different page each time
+    # (each read once only with the page memories off: bench/README.md, "What it does").
     endpoints[f"events?per_page=50&page=1…{WALKED_PAGES}"] = Load(
         [f"{api}/events?per_page=50&page={page}" for page in range(1, WALKED_PAGES + 1)]
     )
