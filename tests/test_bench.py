@@ -237,3 +237,19 @@ def test_log_insert_header_counts_the_change_log_appends_of_a_write(bench_site, 
     assert response.status_code == 201
     assert response[LOG_INSERTS_HEADER] == "1"
     assert editor.get(f"{API}/events", WHOLE_CALENDAR)[LOG_INSERTS_HEADER] == "0"
+
+
+def test_the_caught_up_row_asks_after_every_entry_written_before_the_load(summary, api):
+    """The bench writes its drafts before measuring: a follower that has caught up is past their
+    entries too, so it is answered an empty page, while the feed row reads pages of records."""
+    from bench.run import CHANGES_PER_PAGE, describe_calendar, endpoints_for, signers
+    from bench.seed import seed_change_log
+
+    seed_change_log()
+    endpoints = endpoints_for(describe_calendar(), signers())
+    (caught_up,) = endpoints[f"changes?per_page={CHANGES_PER_PAGE} [caught up]"].paths
+    response = api.get(caught_up)
+    assert response.status_code == 200
+    assert response.json()["changes"] == []
+    first_page = endpoints[f"changes?per_page={CHANGES_PER_PAGE}"].paths[0]
+    assert api.get(first_page).json()["changes"] != []
