@@ -280,7 +280,7 @@ def prepare_calendar(n_events, reuse, series_share):
     return describe_calendar()
 
 
-def log_end():
+def last_log_position():
     """The position of the change log's last entry (0 when it is empty)."""
     from events.models import ChangeEntry
 
@@ -290,7 +290,7 @@ def log_end():
 def describe_calendar():
     from events.models import Category, Event, Organizer, PostStatus, Series, Tag, Venue
 
-    last_change = log_end()
+    last_change = last_log_position()
     listed = Event.objects.filter(status=PostStatus.PUBLISH, hide_from_listings=False, password="")
     ids = list(listed.filter(venue__isnull=False).order_by("id").values_list("id", flat=True))
     step = max(1, len(ids) // SAMPLE_EVENT_IDS)
@@ -448,7 +448,7 @@ def endpoints_for(calendar, signed):
     endpoints[f"changes?per_page={CHANGES_PER_PAGE}"] = Load(changes_paths(calendar))
     # A follower that has caught up asks "anything new?" with the cursor it was given last: after
     # the entries of the drafts written above (else each request would read 100 of them, left out).
-    endpoints[f"changes?per_page={CHANGES_PER_PAGE} [caught up]"] = Load(changes_paths(calendar, [log_end()]))
+    endpoints[f"changes?per_page={CHANGES_PER_PAGE} [caught up]"] = Load(changes_paths(calendar, [last_log_position()]))
     # A v1 client walking the whole list, as the feed row walks the log: a different page each time
     # (each read once only with the page memories off: bench/README.md, "What it does").
     endpoints[f"events?per_page=50&page=1…{WALKED_PAGES}"] = Load(
