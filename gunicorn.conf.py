@@ -27,6 +27,12 @@ graceful_timeout = 30
 
 # Behind a proxy on another host, name it so that X-Forwarded-Proto and X-Forwarded-For are believed.
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
+# gunicorn's control socket lives at one path per user by default, so a second instance on the
+# same host (another site, or a second node in a test) would take over the first one's. Off unless
+# GUNICORN_CONTROL_SOCKET names this instance's own path.
+control_socket = os.environ.get("GUNICORN_CONTROL_SOCKET", "")
+control_socket_disable = not control_socket
+
 # "-" writes the access log to standard output; an empty value turns it off.
 accesslog = os.environ.get("GUNICORN_ACCESS_LOG", "-") or None
 

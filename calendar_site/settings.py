@@ -5,6 +5,7 @@ environment that `manage.py check --deploy` passes (docs/deployment.md).
 """
 
 import os
+import sys
 from pathlib import Path
 
 import dj_database_url
@@ -100,10 +101,14 @@ TEMPLATES = [
     },
 ]
 
+# The development server starts a thread per request, so a kept connection is never reused: it only
+# piles up idle connections on the database server. Kept connections pay off under gunicorn.
+_DEVELOPMENT_SERVER = sys.argv[1:2] == ["runserver"]
+
 DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
-        conn_max_age=int(os.environ.get("CONN_MAX_AGE", "60")),
+        conn_max_age=int(os.environ.get("CONN_MAX_AGE", "0" if _DEVELOPMENT_SERVER else "60")),
         # A kept connection the server closed meanwhile is replaced before use, not failed on.
         conn_health_checks=True,
     )

@@ -34,7 +34,7 @@ def serve(tmp_path):
     """Start gunicorn with the project's config file (plus `extra` options); yields its port."""
     servers = []
 
-    def start(*extra):
+    def start(*extra, **environment):
         port = free_port()
         env = {
             **os.environ,
@@ -44,6 +44,7 @@ def serve(tmp_path):
             "GUNICORN_BIND": f"{HOST}:{port}",
             "WEB_CONCURRENCY": "1",
             "GUNICORN_ACCESS_LOG": "",
+            **environment,
         }
         log = open(tmp_path / f"gunicorn-{port}.log", "wb")
         process = subprocess.Popen(
