@@ -55,3 +55,27 @@ def test_a_log_record_is_printed_once(debug):
         "django.security.csrf": "1",
         "events.api": "1",
     }
+
+
+# The kept-connection age a process of the site gets, started as `manage.py <command>` would be.
+CONNECTION_AGE = """
+import django
+from django.conf import settings
+django.setup()
+print(settings.DATABASES["default"]["CONN_MAX_AGE"])
+"""
+
+
+@pytest.mark.parametrize(("command", "age"), [("runserver", "0"), ("migrate", "60")])
+def test_connections_are_kept_only_outside_the_development_server(command, age):
+    environment = {**os.environ, "DJANGO_SETTINGS_MODULE": "calendar_site.settings"}
+    environment.pop("CONN_MAX_AGE", None)
+    output = subprocess.run(
+        [sys.executable, "-c", CONNECTION_AGE, command],
+        env=environment,
+        cwd=Path(__file__).resolve().parent.parent,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert output.strip() == age
