@@ -4,12 +4,13 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run serve docs screenshots lint format test test-postgres test-newest-django install migrate demo messages bench clean
+.PHONY: run serve docs screenshots new-admin-password lint format test test-postgres test-newest-django install migrate demo messages bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e ".[postgres,site,test,docs]"
+	@# setuptools prints a banner about editable installs even under --quiet: a warning, silenced here.
+	PYTHONWARNINGS=ignore $(BIN)/pip install --quiet -e ".[postgres,site,test,docs]"
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -17,8 +18,18 @@ install: $(STAMP)
 migrate: install
 	$(BIN)/python manage.py migrate --verbosity 0
 
-demo: migrate
-	$(BIN)/python manage.py events_demo --site-url http://127.0.0.1:$${PORT:-8000}
+# The demo admin's password is chosen once and kept, so a browser's saved login survives restarts;
+# `make new-admin-password` has the next run choose another.
+DEMO_PASSWORD := .demo-admin-password
+
+$(DEMO_PASSWORD):
+	@$(PYTHON) -c "import secrets; print(secrets.token_urlsafe(12))" > $(DEMO_PASSWORD)
+
+demo: migrate $(DEMO_PASSWORD)
+	@$(BIN)/python manage.py events_demo --site-url http://127.0.0.1:$${PORT:-8000} --admin-password "$$(cat $(DEMO_PASSWORD))"
+
+new-admin-password:
+	rm -f $(DEMO_PASSWORD)
 
 # DEBUG on by default here: runserver then serves the admin's static files and uploaded images.
 # PORT chooses the port (default 8000).
@@ -79,4 +90,4 @@ bench: install
 	$(BIN)/python bench/run.py
 
 clean:
-	rm -rf $(VENV) $(NEWEST_VENV) build dist site *.egg-info db.sqlite3
+	rm -rf $(VENV) $(NEWEST_VENV) build dist site *.egg-info db.sqlite3 $(DEMO_PASSWORD)
