@@ -60,8 +60,9 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "rest_framework",
     "rest_framework.authtoken",
-    # The task engine's database backend: webhook deliveries run in its workers (`db_worker`).
-    "django_tasks_db",
+    # The task engine's database backend (django_tasks_db) under a translated name: webhook
+    # deliveries run in its workers (`db_worker`).
+    "events.delivery_queue.DeliveryQueueConfig",
     # The admin's drag-and-drop ordering of an event's organizers (its scripts and templates).
     "adminsortable2",
     # The admin's rich-text editor of descriptions and excerpts (its scripts, served locally).

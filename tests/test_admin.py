@@ -159,6 +159,22 @@ def test_index_hides_the_term_picker_and_lists_each_kind(editor):
     assert "/admin/events/term/" not in content
 
 
+@pytest.mark.parametrize(
+    ("prefix", "calendar", "queue", "results"),
+    [
+        ("", "Events calendar", "Webhook delivery queue", "Task Results"),
+        ("/zh-hans", "活动日历", "网络钩子投递队列", "任务结果"),
+        ("/zh-hant", "活動行事曆", "網路鉤子投遞佇列", "任務結果"),
+    ],
+    ids=["en", "zh-hans", "zh-hant"],
+)
+def test_index_lists_the_delivery_queue_translated_after_the_calendar(prefix, calendar, queue, results):
+    administrator = staff_client("administrator")
+    content = administrator.get(f"{prefix}/admin/").content.decode()
+    assert calendar in content and queue in content and results in content
+    assert content.index(calendar) < content.index(queue)
+
+
 # Saving an event --------------------------------------------------------------------------------
 
 
