@@ -1,0 +1,49 @@
+"""System checks (`manage.py check`) for what a site that installs the app must configure (docs/install.md)."""
+
+from django.core import checks
+
+
+@checks.register()
+def check_delivery_backend(app_configs=None, **kwargs):
+    """Webhook deliveries must run in a worker, with retries scheduled later: the task backend
+    Django and django-tasks default to runs each task inside the request that enqueued it."""
+    from .notifications.tasks import deliver_subscription
+
+    hint = (
+        "Set TASKS = {'default': {'BACKEND': 'django_tasks_db.DatabaseBackend'}} and run "
+        "`manage.py db_worker` beside the site (docs/install.md)."
+    )
+    try:
+        backend = deliver_subscription.get_backend()
+    except Exception as error:  # noqa: BLE001 — any misconfiguration is reported, not raised
+        return [
+            checks.Error(
+                f"The task backend of webhook deliveries cannot be loaded: {error}", hint=hint, id="events.E001"
+            )
+        ]
+    name = f"{type(backend).__module__}.{type(backend).__qualname__}"
+    if type(backend).__name__ == "ImmediateBackend":
+        return [
+            checks.Error(
+                f"The task backend ({name}) would deliver webhooks inside the API requests that trigger them.",
+                hint=hint,
+                id="events.E002",
+            )
+        ]
+    if not backend.supports_defer:
+        return [
+            checks.Error(
+                f"The task backend ({name}) cannot schedule a task for later, so failed webhook deliveries would never be retried.",
+                hint=hint,
+                id="events.E003",
+            )
+        ]
+    if type(backend).__name__ == "DummyBackend":
+        return [
+            checks.Warning(
+                f"The task backend ({name}) never runs tasks: webhook deliveries stay pending.",
+                hint=hint,
+                id="events.W002",
+            )
+        ]
+    return []
