@@ -239,3 +239,18 @@ def test_an_index_answers_and_a_miss_examines_no_row(api, crowd, collection, lan
         assert indexes == {f"{table}_search_{index}_{language.replace('-', '_')}"}
         # Only records holding the words are read: none of the crowd, whatever the search found.
         assert removed == 0
+
+
+@pytest.mark.postgres
+def test_a_search_is_planned_for_its_words_never_prepared(api):
+    make_event("Jazz night")
+    for word in ("jazz", "night", "blues", "folk", "jazz", "night", "rock", "jazz"):
+        assert api.get(f"{API}/events", {"search": word}).status_code == 200
+    for _ in range(3):
+        assert api.get(f"{API}/events").status_code == 200
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements")
+        prepared = [statement for (statement,) in cursor.fetchall()]
+    # Other statements still run prepared (tests/test_prepared_statements.py): only searches are not.
+    assert prepared
+    assert not [statement for statement in prepared if "events_search_document" in statement]

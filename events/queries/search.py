@@ -13,8 +13,8 @@ FALLBACK_LANGUAGE = "en"
 CJK_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f]+")
 # pg_trgm indexes runs of letters and digits; a pattern with three in a row gives it a trigram.
 TRIGRAM_RUN = re.compile(r"[^\W_]{3}")
-# A pattern with no trigram would make pg_trgm read its whole index; and a term is at most
-# MAX_SEARCH_LENGTH long, so its pairs are few.
+# CJK characters and pairs looked up for one term (a phrase of short Chinese words): any subset
+# still keeps every text holding the term, and the lookups stay bounded.
 MAX_GRAMS = 32
 
 
