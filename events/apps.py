@@ -11,6 +11,7 @@ class EventsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self):
+        from . import backends  # noqa: F401  (registers the system check of the login throttle)
         from .api import read_cache
         from .api.store_renderers import register_store_renderers
         from .api.webhook_payloads import register_webhook_payloads
