@@ -136,6 +136,9 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # Webhook deliveries are tasks kept in the database and run by `manage.py db_worker` (docs/changes.md).
 TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 
+# Sign-ins through Django (the admin's login form) share the API's login throttle (docs/install.md).
+AUTHENTICATION_BACKENDS = ["events.backends.ThrottledModelBackend"]
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
 ]

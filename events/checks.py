@@ -43,7 +43,7 @@ def check_delivery_backend(app_configs=None, **kwargs):
             checks.Warning(
                 f"The task backend ({name}) never runs tasks: webhook deliveries stay pending.",
                 hint=hint,
-                id="events.W002",
+                id="events.W004",
             )
         ]
     return []

@@ -16,7 +16,7 @@ except ImportError:
 
 PROBLEMS = [
     (f"{FRAMEWORK}.backends.immediate.ImmediateBackend", "events.E002"),
-    (f"{FRAMEWORK}.backends.dummy.DummyBackend", "events.W002"),
+    (f"{FRAMEWORK}.backends.dummy.DummyBackend", "events.W004"),
     ("no.such.Backend", "events.E001"),
 ]
 
