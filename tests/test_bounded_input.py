@@ -2,11 +2,13 @@
 field and bracket caps, JSON past its nesting cap are 400 and write nothing (docs/api.md)."""
 
 import json
+import re
 
 import pytest
 
 from events.html_shape import measure
 from events.models import Event, Organizer, Venue
+from events.text import _line_break, _unwrap_list_items
 
 from .conftest import API, post_json
 from .factories import make_event
@@ -176,3 +178,61 @@ def test_json_nested_past_the_cap_is_400_and_writes_nothing(editor, levels):
     assert response.status_code == 400
     assert response.json()["code"] == "rest_invalid_json"
     assert Event.objects.count() == 0
+
+
+# --- reading stored HTML ------------------------------------------------------------------------
+
+WPAUTOP_LINE_BREAK = re.compile(r"(?<!<br />)\s*\n", re.ASCII)
+WPAUTOP_LIST_ITEM = re.compile(r"<p>(<li.+?)</p>", re.ASCII)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a\nb",
+        "a  \n  b",
+        "a \n \n b",
+        "x<br />\ny",
+        "x<br />  \n z",
+        "x<br />\n\n",
+        "\n",
+        "a   b",
+        "a\t\x0b\x0c\r\nb",
+    ],
+)
+def test_line_breaks_read_in_one_pass_are_wpautops(text):
+    assert _line_breaks(text) == WPAUTOP_LINE_BREAK.sub("<br />\n", text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "<p><li>x</p>",
+        "<p><li</p></p>",
+        "<p><li>a\nb</p><p><li>c</p>",
+        "<p><li>a<p><li>b</p> <p><li>c",
+        "<p><li>",
+        "<p><li>a</p><p><li>b</p>",
+        "<p><li><p><li>x</p>",
+    ],
+)
+def test_list_items_unwrapped_in_one_pass_are_wpautops(text):
+    assert _unwrap_list_items(text) == WPAUTOP_LIST_ITEM.sub(r"\1", text)
+
+
+def _line_breaks(text):
+    return re.compile(r"\s+", re.ASCII).sub(_line_break, text)
+
+
+@pytest.mark.parametrize(
+    "description",
+    [" " * 200_000 + "x", "<div>" * 200 + "</x>" * 19_000],
+    ids=["blank-run", "end-tags-of-nothing-open"],
+)
+def test_stored_html_that_wpautop_scanned_quadratically_is_served(as_role, api, description):
+    route, body = ROUTES["event"]
+    created = post_json(as_role("administrator"), route, {**body, "description": description, "status": "publish"})
+    assert created.status_code == 201, created.content[:300]
+    event_id = created.json()["id"]
+    assert api.get(f"{API}/events/{event_id}").status_code == 200
+    assert api.get(created.json()["url"]).status_code == 200
