@@ -21,6 +21,11 @@ DEFAULTS = {
     "DEFAULT_CURRENCY_CODE": "USD",
     # Venue/organizer creation reuses an existing record with the same name.
     "AVOID_DUPLICATE_LINKED_RECORDS": True,
+    # HTML a write may store in a title, description or excerpt (events/html_shape.py): its tags
+    # (start and end tags, comments, formatting elements the parser re-opens) and nesting depth.
+    # Past either, the write is refused (400); at both, filtering and rendering stay in milliseconds.
+    "HTML_MAX_TAGS": 20000,
+    "HTML_MAX_DEPTH": 256,
     # Radius of the geoloc_lat/geoloc_lng event filter, in kilometres.
     "GEOLOC_RADIUS_KM": 25,
     # Hosts an image URL may be imported from although they resolve to private addresses.

@@ -6,6 +6,7 @@ URLs keep only web, mail and phone schemes, and scripts, styles and embeds vanis
 """
 
 import re
+from collections import Counter
 from html import escape
 from html.parser import HTMLParser
 
@@ -114,6 +115,9 @@ class _Cleaner(HTMLParser):
         self.allowed = allowed
         self.out = []
         self.open = []
+        # How many of each tag are open: an end tag of a tag not open is then ignored without a
+        # scan of the open ones (a scan per end tag is quadratic in deep stored HTML).
+        self.open_counts = Counter()
         self.dropping = []
 
     def handle_starttag(self, tag, attrs):
@@ -125,6 +129,7 @@ class _Cleaner(HTMLParser):
         self.out.append(f"<{tag}{self._attributes(tag, attrs)}>")
         if tag not in VOID_TAGS:
             self.open.append(tag)
+            self.open_counts[tag] += 1
 
     def handle_startendtag(self, tag, attrs):
         self.handle_starttag(tag, attrs)
@@ -136,10 +141,11 @@ class _Cleaner(HTMLParser):
             if tag == self.dropping[-1]:
                 self.dropping.pop()
             return
-        if tag not in self.open:
+        if not self.open_counts[tag]:
             return
         while self.open:
             closed = self.open.pop()
+            self.open_counts[closed] -= 1
             self.out.append(f"</{closed}>")
             if closed == tag:
                 break
