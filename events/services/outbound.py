@@ -10,6 +10,7 @@ import ipaddress
 import re
 import socket
 import time
+import urllib.parse
 import urllib.request
 
 from events.conf import events_settings
@@ -243,6 +244,18 @@ class _GuardedHTTPSConnection(_GuardedConnection, http.client.HTTPSConnection):
     pass
 
 
+class _HostNameCheck(urllib.request.BaseHandler):
+    """Refuses a request (the first and each redirect) whose host, as the URL writes it, is no host
+    name: urllib decodes percent signs in the host before it connects."""
+
+    def http_request(self, request):
+        if not valid_host(urllib.parse.urlsplit(request.full_url).hostname or ""):
+            raise DestinationRefused(PRIVATE)
+        return request
+
+    https_request = http_request
+
+
 class _GuardedHTTPHandler(urllib.request.HTTPHandler):
     def http_open(self, req):
         return self.do_open(_GuardedHTTPConnection, req)
@@ -261,6 +274,7 @@ def guarded_opener(*handlers):
     # check must see the real destination) and no file:, ftp: or data: handlers.
     opener = urllib.request.OpenerDirector()
     for handler in (
+        _HostNameCheck(),
         _GuardedHTTPHandler(),
         _GuardedHTTPSHandler(),
         *handlers,
