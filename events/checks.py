@@ -47,3 +47,20 @@ def check_delivery_backend(app_configs=None, **kwargs):
             )
         ]
     return []
+
+
+@checks.register()
+def check_outbound_setting_name(app_configs=None, **kwargs):
+    """IMAGE_IMPORT_ALLOWED_HOSTS was renamed OUTBOUND_ALLOWED_HOSTS: it governs webhooks too."""
+    from .conf import events_settings
+
+    if not events_settings.IMAGE_IMPORT_ALLOWED_HOSTS:
+        return []
+    return [
+        checks.Warning(
+            "EVENTS['IMAGE_IMPORT_ALLOWED_HOSTS'] is deprecated: it is read as EVENTS['OUTBOUND_ALLOWED_HOSTS'], "
+            "its new name, which governs webhook deliveries as well as image imports.",
+            hint="Rename the key to OUTBOUND_ALLOWED_HOSTS.",
+            id="events.W005",
+        )
+    ]

@@ -28,7 +28,10 @@ DEFAULTS = {
     "HTML_MAX_DEPTH": 256,
     # Radius of the geoloc_lat/geoloc_lng event filter, in kilometres.
     "GEOLOC_RADIUS_KM": 25,
-    # Hosts an image URL may be imported from although they resolve to private addresses.
+    # Hosts the calendar's outbound requests (webhook deliveries, image imports) may reach although
+    # they resolve to private addresses (events/services/outbound.py).
+    "OUTBOUND_ALLOWED_HOSTS": [],
+    # Its former name, still read beside it (deprecated: `manage.py check` warns, events.W005).
     "IMAGE_IMPORT_ALLOWED_HOSTS": [],
     "IMAGE_IMPORT_TIMEOUT": 10,
     "IMAGE_IMPORT_MAX_BYTES": 10 * 1024 * 1024,

@@ -214,7 +214,7 @@ class ImageServer:
 
 @pytest.fixture
 def image_server(settings):
-    settings.EVENTS = {**getattr(settings, "EVENTS", {}), "IMAGE_IMPORT_ALLOWED_HOSTS": ["127.0.0.1"]}
+    settings.EVENTS = {**getattr(settings, "EVENTS", {}), "OUTBOUND_ALLOWED_HOSTS": ["127.0.0.1"]}
     with ImageServer() as server:
         yield server
 
@@ -375,7 +375,7 @@ def test_import_refuses_a_redirect_to_a_host_that_is_no_host_name(image_server):
 
 
 def test_import_refuses_loopback_when_the_host_is_not_allowed(settings):
-    settings.EVENTS = {**getattr(settings, "EVENTS", {}), "IMAGE_IMPORT_ALLOWED_HOSTS": []}
+    settings.EVENTS = {**getattr(settings, "EVENTS", {}), "OUTBOUND_ALLOWED_HOSTS": []}
     with ImageServer() as server:
         server.routes["/ok.png"] = (200, {"Content-Type": "image/png"}, image_bytes())
         with pytest.raises(ImageImportError):

@@ -104,7 +104,7 @@ class TricklingReceiver:
 
 @pytest.fixture
 def receiver(settings):
-    settings.EVENTS = {"IMAGE_IMPORT_ALLOWED_HOSTS": ["127.0.0.1"]}
+    settings.EVENTS = {"OUTBOUND_ALLOWED_HOSTS": ["127.0.0.1"]}
     made = Receiver()
     yield made
     made.stop()
@@ -192,7 +192,22 @@ def test_bad_subscriptions_are_400_in_the_contract_shape(admin, fields, param, s
     assert WebhookSubscription.objects.count() == 0
 
 
-PRIVATE_REFUSAL = "url may not point to a private or reserved network address."
+PRIVATE_REFUSAL = (
+    "url may not point to a private or reserved network address "
+    "(the site's OUTBOUND_ALLOWED_HOSTS setting can allow a host)."
+)
+
+
+def test_the_former_name_of_the_outbound_allow_list_still_allows_a_host_and_is_reported(admin, settings):
+    from io import StringIO
+
+    from django.core.management import call_command
+    from django.core.management.base import SystemCheckError
+
+    settings.EVENTS = {"IMAGE_IMPORT_ALLOWED_HOSTS": ["127.0.0.1"]}
+    assert subscribe(admin, "http://127.0.0.1/hook").status_code == 201
+    with pytest.raises(SystemCheckError, match="events.W005"):
+        call_command("check", fail_level="WARNING", stdout=StringIO(), stderr=StringIO())
 
 
 @pytest.mark.parametrize(
@@ -511,7 +526,7 @@ def test_a_worker_killed_mid_delivery_loses_nothing(admin, receiver):
     database = connection.settings_dict
     script = (
         "import django; django.setup(); from django.conf import settings; "
-        "settings.EVENTS = {'IMAGE_IMPORT_ALLOWED_HOSTS': ['127.0.0.1']}; "
+        "settings.EVENTS = {'OUTBOUND_ALLOWED_HOSTS': ['127.0.0.1']}; "
         "from django.core.management import call_command; call_command('events_deliver', '--until-idle')"
     )
     env = {

@@ -41,7 +41,13 @@ def checked_url(url):
     except DestinationRefused as refusal:
         if refusal.cause == UNRESOLVED:
             raise InvalidValue("url", _("The host of url could not be resolved.")) from None
-        raise InvalidValue("url", _("url may not point to a private or reserved network address.")) from None
+        raise InvalidValue(
+            "url",
+            _(
+                "url may not point to a private or reserved network address "
+                "(the site's OUTBOUND_ALLOWED_HOSTS setting can allow a host)."
+            ),
+        ) from None
     return url
 
 

@@ -1,5 +1,5 @@
 """Requests the calendar makes to addresses its users give (image imports, webhook deliveries): a
-guard that connects only to public addresses, unless the host is in IMAGE_IMPORT_ALLOWED_HOSTS,
+guard that connects only to public addresses, unless the host is in OUTBOUND_ALLOWED_HOSTS,
 and that gives each connection one deadline for all of it.
 """
 
@@ -116,8 +116,10 @@ def valid_host(host):
 
 
 def allowed_hosts():
-    """Hosts the guard lets through although they resolve to private addresses (a setting)."""
-    return {str(host).strip().lower().rstrip(".") for host in events_settings.IMAGE_IMPORT_ALLOWED_HOSTS if host}
+    """Hosts the guard lets through although they resolve to private addresses: OUTBOUND_ALLOWED_HOSTS,
+    and IMAGE_IMPORT_ALLOWED_HOSTS, its deprecated former name."""
+    hosts = [*events_settings.OUTBOUND_ALLOWED_HOSTS, *events_settings.IMAGE_IMPORT_ALLOWED_HOSTS]
+    return {str(host).strip().lower().rstrip(".") for host in hosts if host}
 
 
 def public_addresses(host, port):
