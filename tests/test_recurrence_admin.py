@@ -91,6 +91,123 @@ def test_the_changelist_marks_and_filters_series_and_an_edit_asks_its_scope():
     assert titles == {"Jazz nights"}
 
 
+# --- how far a save goes: the series on its first occurrence, the scope asked on the others -----
+
+
+def daily_series(editor, count=5):
+    """Daily from Monday 1 July 2030, `count` times: [first, second, ...]."""
+    data = event_form(**repeat(repeat="DAILY", repeat_end="count", repeat_count=str(count)))
+    assert editor.post("/admin/events/event/add/", data).status_code == 302
+    return list(Event.objects.order_by("start_local"))
+
+
+def titles_by_day(series_id=None):
+    """{day of July 2030: title} of the live occurrences (of one series, or all of them)."""
+    events = Event.objects.exclude(status=PostStatus.TRASH)
+    if series_id is not None:
+        events = events.filter(series_id=series_id)
+    return {event.start_local.day: event.title_en for event in events.order_by("start_local")}
+
+
+def change_form(event, **fields):
+    """The change form of `event` as its page posts it, with `fields` typed."""
+    clock = event.start_local
+    return event_form(
+        slug=event.slug,
+        start_0=f"{clock:%Y-%m-%d}",
+        end_0=f"{clock:%Y-%m-%d}",
+        **repeat(repeat="DAILY", repeat_end="count", repeat_count="5"),
+        **fields,
+    )
+
+
+def test_the_first_occurrences_page_says_a_save_changes_the_whole_series_and_asks_no_scope():
+    editor = staff_client("editor")
+    first, second, *_others = daily_series(editor)
+    Event.objects.filter(pk=second.pk).update(series_edits=["title_en"])
+    page = editor.get(f"/admin/events/event/{first.pk}/change/").content.decode()
+    assert 'name="recurrence_scope"' not in page
+    assert "This event is the first of a series of 5 occurrences: saving it changes all of them." in page
+    assert "1 occurrence keeps what was changed on it alone." in page
+    # The other occurrences ask.
+    page = editor.get(f"/admin/events/event/{second.pk}/change/").content.decode()
+    assert 'name="recurrence_scope"' in page
+    assert "the first of a series" not in page
+
+
+def test_renaming_the_first_occurrence_with_a_rule_change_renames_every_occurrence():
+    editor = staff_client("editor")
+    first, *_others = daily_series(editor, count=3)
+    # A scope sent anyway is not a field of this page: the series changes as a whole.
+    response = editor.post(
+        f"/admin/events/event/{first.pk}/change/",
+        change_form(first, title_en="Jazz nights", recurrence_scope="this"),
+    )
+    assert response.status_code == 302, response.content.decode()[:3000]
+    assert Series.objects.get(pk=first.pk).rules == ["FREQ=DAILY;COUNT=5"]
+    assert titles_by_day() == dict.fromkeys((1, 2, 3, 4, 5), "Jazz nights")
+    assert set(Event.objects.values_list("series_id", flat=True)) == {first.pk}
+
+
+def test_renaming_the_first_occurrence_keeps_what_was_changed_on_an_occurrence_alone():
+    editor = staff_client("editor")
+    first, second, third, *_others = daily_series(editor)
+    assert (
+        editor.post(
+            f"/admin/events/event/{third.pk}/change/",
+            change_form(third, title_en="Jazz and poetry", recurrence_scope="this"),
+        ).status_code
+        == 302
+    )
+    assert (
+        editor.post(f"/admin/events/event/{first.pk}/change/", change_form(first, title_en="Jazz nights")).status_code
+        == 302
+    )
+    assert titles_by_day() == {
+        1: "Jazz nights",
+        2: "Jazz nights",
+        3: "Jazz and poetry",
+        4: "Jazz nights",
+        5: "Jazz nights",
+    }
+
+
+@pytest.mark.parametrize(
+    ("scope", "titles", "new_series"),
+    [
+        pytest.param(
+            "this",
+            {1: "Jazz night", 2: "Jazz night", 3: "Late jazz", 4: "Jazz night", 5: "Jazz night"},
+            False,
+            id="this-occurrence-only",
+        ),
+        pytest.param(
+            "following",
+            {1: "Jazz night", 2: "Jazz night", 3: "Late jazz", 4: "Late jazz", 5: "Late jazz"},
+            True,
+            id="this-and-the-following",
+        ),
+        pytest.param("all", dict.fromkeys((1, 2, 3, 4, 5), "Late jazz"), False, id="all-occurrences"),
+    ],
+)
+def test_another_occurrence_is_changed_as_far_as_the_scope_chosen(scope, titles, new_series):
+    editor = staff_client("editor")
+    first, _second, third, *_others = daily_series(editor)
+    response = editor.post(
+        f"/admin/events/event/{third.pk}/change/", change_form(third, title_en="Late jazz", recurrence_scope=scope)
+    )
+    assert response.status_code == 302, response.content.decode()[:3000]
+    assert titles_by_day() == titles
+    if new_series:
+        # The third occurrence starts a new series of three; the old one ends before it.
+        assert titles_by_day(third.pk) == {3: "Late jazz", 4: "Late jazz", 5: "Late jazz"}
+        assert Series.objects.get(pk=third.pk).rules == ["FREQ=DAILY;COUNT=3"]
+        assert titles_by_day(first.pk) == {1: "Jazz night", 2: "Jazz night"}
+    else:
+        assert titles_by_day(first.pk) == titles
+        assert Series.objects.get(pk=first.pk).rules == ["FREQ=DAILY;COUNT=5"]
+
+
 # --- the live preview of the next dates ----------------------------------------------------------
 
 

@@ -44,7 +44,9 @@ from .recurrence import (
     preview,
     recurrence_from_form,
     series_mark,
+    series_scope,
     trashed_alone_message,
+    whole_series_note,
 )
 from .widgets import TaxonomyAutocomplete, WallClockField, zone_choices
 from .writes import given, translated
@@ -97,14 +99,15 @@ class EventAdminForm(PostAdminForm, RecurrenceFields):
         self.setup_recurrence(event)
 
     def setup_recurrence(self, event):
-        """The repeat section edits the series on its first occurrence; the other occurrences ask
-        instead how far a change goes (this one, the following ones, all)."""
+        """The repeat section edits the series on its first occurrence, where a save changes the
+        whole series (docs/editors.md); the other occurrences ask instead how far a change goes
+        (this one, the following ones, all)."""
         for name, value in initial_from_series(event).items():
             self.initial.setdefault(name, value)
         in_series = event.pk is not None and event.series_id is not None
-        if not in_series:
+        if not in_series or event.series_id == event.pk:
             self.fields.pop("recurrence_scope", None)
-        elif event.series_id != event.pk:
+        if in_series and event.series_id != event.pk:
             for name in REPEAT_FIELDS:
                 if name in self.fields:
                     self.fields[name].disabled = True
@@ -385,7 +388,10 @@ class EventAdmin(SortableAdminBase, PostAdmin):
         fieldsets = super().get_fieldsets(request, obj)
         if obj is None or obj.series_id is None:
             return fieldsets
-        # Editing an occurrence asks first how far the change goes.
+        if obj.series_id == obj.pk:
+            # The series' first occurrence: nothing to ask, but what a save changes is said first.
+            return ((_("Recurring series"), {"fields": (), "description": whole_series_note(obj)}), *fieldsets)
+        # Editing another occurrence asks first how far the change goes.
         return ((_("Recurring series"), {"fields": ("recurrence_scope",)}), *fieldsets)
 
     @admin.display(description=_("when"), ordering="start_utc")
@@ -482,6 +488,6 @@ class EventAdmin(SortableAdminBase, PostAdmin):
         if creating:
             create_event(request.user, fields, event=record)
         else:
-            scope = form.cleaned_data.get("recurrence_scope") or None if record.series_id is not None else None
+            scope = series_scope(record, form.cleaned_data.get("recurrence_scope"))
             update_event(record, request.user, fields, scope=scope)
         give_awaiting_records_the_event_status(request, record)

@@ -110,6 +110,47 @@ class RecurrenceFields(forms.Form):
     )
 
 
+def series_scope(event, chosen):
+    """How far a save of `event` goes (services.recurrence's scope): the whole series on its first
+    occurrence, which holds the series (docs/editors.md), as far as the editor chose on another
+    occurrence (this one by default), and no scope outside a series."""
+    if event.series_id is None:
+        return None
+    if event.series_id == event.pk:
+        return recurrence.ALL
+    return chosen or recurrence.THIS
+
+
+def whole_series_note(first):
+    """What saving a series' first occurrence changes, said above its form."""
+    occurrences = Event.objects.filter(series_id=first.pk).exclude(status=PostStatus.TRASH)
+    count = occurrences.count()
+    # The first occurrence's own edits are not kept from anything: it is the series.
+    kept = occurrences.exclude(pk=first.pk).exclude(series_edits=[]).count()
+    note = ngettext(
+        "This event is the first of a series of %(count)s occurrence: saving it changes all of them.",
+        "This event is the first of a series of %(count)s occurrences: saving it changes all of them.",
+        count,
+    ) % {"count": count}
+    details = [
+        gettext(
+            "What you change here (title, description, venue, categories, status…) is copied to every "
+            "occurrence, whose dates follow the Repeat section; moving this event moves the whole series."
+        )
+    ]
+    if kept:
+        details.append(
+            ngettext(
+                "%(count)s occurrence keeps what was changed on it alone.",
+                "%(count)s occurrences keep what was changed on them alone.",
+                kept,
+            )
+            % {"count": kept}
+        )
+    # The admin writes a fieldset's description unescaped.
+    return format_html("<p>{}</p><p>{}</p>", note, " ".join(details))
+
+
 def initial_from_series(event):
     """The section's initial values from the event's series (its first rule, dates and exclusions)."""
     series = event.series if event.series_id is not None else None
