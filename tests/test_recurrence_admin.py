@@ -54,6 +54,27 @@ def test_the_monthly_choice_says_the_second_tuesday():
     assert days == [9, 13, 10, 8, 12, 10]
 
 
+def test_fields_of_another_frequency_are_ignored_as_their_help_says():
+    # Without scripts every field of the section shows: a daily series ignores weekdays and "Monthly on".
+    editor = staff_client("editor")
+    page = editor.get("/admin/events/event/add/").content.decode()
+    assert "Weekly only (ignored otherwise)" in page
+    assert "Monthly only (ignored otherwise)" in page
+    data = event_form(
+        **repeat(
+            repeat="DAILY",
+            repeat_weekdays=["TU", "FR"],
+            repeat_monthly="last",
+            repeat_end="count",
+            repeat_count="3",
+            repeat_until="2030-07-20",
+        )
+    )
+    assert editor.post("/admin/events/event/add/", data).status_code == 302
+    first = Event.objects.get(post_parent=None)
+    assert Series.objects.get(pk=first.pk).rules == ["FREQ=DAILY;COUNT=3"]
+
+
 def test_a_bad_rule_is_shown_on_the_form_and_writes_nothing():
     editor = staff_client("editor")
     data = event_form(**repeat(repeat="DAILY", repeat_end="count", repeat_count="5000"))

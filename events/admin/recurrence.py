@@ -1,6 +1,7 @@
 """The event form's recurrence section, written for people (not RRULE), the changelist's series mark and filter."""
 
 import datetime as dt
+import json
 
 from django import forms
 from django.contrib import admin
@@ -34,6 +35,25 @@ FORM_FIELDS = (
 )
 
 
+# The interval's help for each frequency: recurrence_preview.js shows the chosen one's.
+INTERVAL_HELP = {
+    "DAILY": _("In days: 1 is every day, 2 every other day…"),
+    "WEEKLY": _("In weeks: 1 is every week, 2 every other week…"),
+    "MONTHLY": _("In months: 1 is every month, 2 every other month…"),
+    "YEARLY": _("In years: 1 is every year, 2 every other year…"),
+}
+
+
+class IntervalInput(forms.NumberInput):
+    """The interval's input, carrying its help for each frequency in the page's language."""
+
+    def get_context(self, name, value, attrs):
+        context = super().get_context(name, value, attrs)
+        texts = {frequency: str(text) for frequency, text in INTERVAL_HELP.items()}
+        context["widget"]["attrs"]["data-help-texts"] = json.dumps(texts, ensure_ascii=False)
+        return context
+
+
 def _dates_text(dates):
     return "\n".join(date.strftime("%Y-%m-%d %H:%M") for date in dates)
 
@@ -58,14 +78,17 @@ class RecurrenceFields(forms.Form):
         max_value=999,
         initial=1,
         required=False,
-        help_text=_("1: every day, week, month or year; 2: every other one…"),
+        widget=IntervalInput,
+        help_text=_("In days, weeks, months or years, as Repeat says: 1 is every one, 2 every other one…"),
     )
+    # Without scripts every field of the section shows: those of another frequency say that they
+    # are ignored, as rule_from_form ignores them.
     repeat_weekdays = forms.MultipleChoiceField(
         label=_("On"),
         required=False,
         widget=forms.CheckboxSelectMultiple,
         choices=[(code, WEEKDAYS[index]) for index, code in enumerate(DAY_CODES)],
-        help_text=_("Weekly: the days of the week; none: the start's day."),
+        help_text=_("Weekly only (ignored otherwise): the days of the week; none: the start's day."),
     )
     repeat_monthly = forms.ChoiceField(
         label=_("Monthly on"),
@@ -75,6 +98,7 @@ class RecurrenceFields(forms.Form):
             (WEEKDAY_OF_MONTH, _("the same weekday (e.g. the second Tuesday)")),
             (LAST_WEEKDAY, _("the last such weekday of the month")),
         ],
+        help_text=_("Monthly only (ignored otherwise)."),
     )
     repeat_end = forms.ChoiceField(
         label=_("Ends"),
