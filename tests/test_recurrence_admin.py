@@ -297,8 +297,65 @@ def test_the_preview_lists_ten_dates_with_extra_and_excluded_ones_in_the_editors
     assert len(starts) == 10
     assert answer["count"] == 1 + 1 + 34 - 1
     assert answer["rules"] == ["每2天，直到2027年12月31日"]
-    assert answer["summary"] == "共35次。"
+    # The count says why it differs from the rule's (test_the_previews_count_says_why_it_differs_from_the_rules).
+    assert "35" in answer["summary"]
     assert answer["heading"] == "接下来的日期（America/New_York）"
+
+
+@pytest.mark.parametrize(
+    ("fields", "summary"),
+    [
+        pytest.param({}, "6 occurrences in all.", id="as-the-rule-says"),
+        pytest.param(
+            {"repeat_exclusions": "2027-11-02 19:00"}, "5 occurrences in all (1 excluded).", id="an-exclusion"
+        ),
+        pytest.param({"repeat_exclusions": "2027-11-03 19:00"}, "6 occurrences in all.", id="an-exclusion-of-no-date"),
+        pytest.param({"repeat_dates": "2027-11-04 19:00"}, "7 occurrences in all (1 extra date).", id="an-extra-date"),
+        pytest.param({"repeat_dates": "2027-11-09 19:00"}, "6 occurrences in all.", id="an-extra-date-the-rule-gives"),
+        pytest.param(
+            {"repeat_dates": "2027-11-04 19:00\n2027-11-05", "repeat_exclusions": "2027-11-02 19:00"},
+            "7 occurrences in all (1 excluded and 2 extra dates).",
+            id="both",
+        ),
+        pytest.param(
+            {"start_0": "2027-10-24"},
+            "7 occurrences in all (the first occurrence, which the rule skips).",
+            id="a-start-the-rule-skips",
+        ),
+    ],
+)
+def test_the_previews_count_says_why_it_differs_from_the_rules(fields, summary):
+    # Tuesdays from Tuesday 26 October 2027, six times.
+    answer = (
+        staff_client("editor")
+        .get(
+            PREVIEW,
+            typed(
+                **{
+                    "start_0": "2027-10-26",
+                    "repeat": "WEEKLY",
+                    "repeat_weekdays": ["TU"],
+                    "repeat_end": "count",
+                    "repeat_count": "6",
+                    **fields,
+                }
+            ),
+        )
+        .json()
+    )
+    assert answer["rules"] == ["Every Tuesday, 6 times"]
+    assert answer["summary"] == summary
+    assert answer["summary"].startswith(f"{answer['count']} occurrences")
+
+
+def test_an_open_ended_series_count_says_its_exclusions_too():
+    answer = (
+        staff_client("editor")
+        .get(PREVIEW, typed(repeat="WEEKLY", repeat_exclusions="2027-10-31 19:00\n2027-11-07 19:00"))
+        .json()
+    )
+    assert answer["summary"].startswith(f"{answer['count']} occurrences until ")
+    assert answer["summary"].endswith(" (2 excluded), then more as time goes on.")
 
 
 def test_an_open_ended_series_is_previewed_up_to_the_horizon_as_a_save_makes_it():

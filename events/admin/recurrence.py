@@ -13,9 +13,10 @@ from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from .. import dates as zones
+from ..conf import events_settings
 from ..exceptions import InvalidValue
 from ..models import Event, PostStatus, Series
-from ..recurrence_words import DAY_CODES, rule_in_words
+from ..recurrence_words import DAY_CODES, joined, rule_in_words
 from ..services import recurrence
 from ..services.schedule import set_event_times, site_zone_name, wall_clock, zone_for
 from .widgets import WallClockField, zone_choices
@@ -311,16 +312,6 @@ def preview(data, count=PREVIEW_COUNT):
     zone_name = first.timezone_name or site_zone_name()
     zone = zone_for(first.timezone_name)
     listed = [(moment, moment.replace(tzinfo=zone)) for moment in starts[:count]]
-    if parsed.open_ended:
-        summary = ngettext(
-            "%(count)s occurrence until %(date)s, then more as time goes on.",
-            "%(count)s occurrences until %(date)s, then more as time goes on.",
-            len(starts),
-        ) % {"count": len(starts), "date": date_format(until.date(), "DATE_FORMAT")}
-    else:
-        summary = ngettext("%(count)s occurrence in all.", "%(count)s occurrences in all.", len(starts)) % {
-            "count": len(starts)
-        }
     return {
         "repeats": True,
         "zone": zone_name,
@@ -332,8 +323,64 @@ def preview(data, count=PREVIEW_COUNT):
         ],
         "count": len(starts),
         "open_ended": parsed.open_ended,
-        "summary": summary,
+        "summary": count_summary(
+            len(starts), until if parsed.open_ended else None, count_reasons(parsed, first, until, starts)
+        ),
     }
+
+
+def count_reasons(parsed, first, until, starts):
+    """Why a series has another number of occurrences than its rule says ("Every Tuesday, 6 times"
+    and 5 in all): its exclusions that fall on an occurrence, its extra dates the rules do not give,
+    and a first occurrence the rule skips (RFC 5545 counts it all the same; docs/recurrence.md)."""
+    # Expanded again without the exclusions, then without the dates too: the same bound as a save,
+    # plus the exclusions, which can take no more occurrences away than they number.
+    limit = events_settings.MAX_OCCURRENCES_PER_SERIES + len(parsed.exclusions)
+    with_dates = starts
+    if parsed.exclusions:
+        with_dates = recurrence.expand(recurrence.Recurrence(parsed.rules, parsed.dates, ()), first, until, limit)
+    rules_only = with_dates
+    if parsed.dates:
+        rules_only = recurrence.expand(recurrence.Recurrence(parsed.rules, (), ()), first, until, limit)
+    reasons = []
+    if excluded := len(with_dates) - len(starts):
+        reasons.append(ngettext("%(count)s excluded", "%(count)s excluded", excluded) % {"count": excluded})
+    if extra := len(with_dates) - len(rules_only):
+        reasons.append(ngettext("%(count)s extra date", "%(count)s extra dates", extra) % {"count": extra})
+    counted = [recurrence.rule_parts(rule).get("COUNT", "") for rule in parsed.rules]
+    if len(counted) == 1 and counted[0].isdigit() and len(rules_only) > int(counted[0]):
+        reasons.append(gettext("the first occurrence, which the rule skips"))
+    return reasons
+
+
+def count_summary(count, until, reasons):
+    """ "5 occurrences in all (1 excluded)."; an open-ended series' count up to `until`, the horizon."""
+    values = {"count": count, "reasons": joined(reasons)}
+    if until is not None:
+        values["date"] = date_format(until.date(), "DATE_FORMAT")
+        if reasons:
+            return (
+                ngettext(
+                    "%(count)s occurrence until %(date)s (%(reasons)s), then more as time goes on.",
+                    "%(count)s occurrences until %(date)s (%(reasons)s), then more as time goes on.",
+                    count,
+                )
+                % values
+            )
+        return (
+            ngettext(
+                "%(count)s occurrence until %(date)s, then more as time goes on.",
+                "%(count)s occurrences until %(date)s, then more as time goes on.",
+                count,
+            )
+            % values
+        )
+    if reasons:
+        return (
+            ngettext("%(count)s occurrence in all (%(reasons)s).", "%(count)s occurrences in all (%(reasons)s).", count)
+            % values
+        )
+    return ngettext("%(count)s occurrence in all.", "%(count)s occurrences in all.", count) % values
 
 
 def _preview_text(local, aware, all_day, zone_name):
