@@ -80,7 +80,9 @@ def test_a_bad_rule_is_shown_on_the_form_and_writes_nothing():
     data = event_form(**repeat(repeat="DAILY", repeat_end="count", repeat_count="5000"))
     response = editor.post("/admin/events/event/add/", data)
     assert response.status_code == 200
-    assert "more than 1000 occurrences" in response.content.decode()
+    assert response.context["adminform"].form.errors == {
+        "repeat_count": ["The series would have more than 1000 occurrences: choose a smaller number."]
+    }
     assert not Event.objects.exists()
 
 
@@ -379,20 +381,33 @@ def test_an_open_ended_series_past_the_horizon_is_saved_with_its_first_occurrenc
 @pytest.mark.parametrize(
     ("fields", "message"),
     [
-        (
+        pytest.param(
             {"repeat": "DAILY", "repeat_end": "count", "repeat_count": "5000"},
-            "The series would have more than 1000 occurrences: end it sooner (COUNT or UNTIL).",
+            "Number of times: The series would have more than 1000 occurrences: choose a smaller number.",
+            id="too-many-times",
         ),
-        ({"repeat": "DAILY", "repeat_end": "count", "repeat_count": "two"}, "Number of times: Enter a whole number."),
-        (
+        pytest.param(
+            {"repeat": "DAILY", "repeat_end": "until", "repeat_until": "2031-12-31"},
+            "End date: The series would have more than 1000 occurrences: choose an earlier date.",
+            id="an-end-date-too-far",
+        ),
+        pytest.param(
+            {"repeat": "DAILY", "repeat_end": "count", "repeat_count": "two"},
+            "Number of times: Enter a whole number.",
+            id="not-a-number",
+        ),
+        pytest.param(
             {"repeat": "WEEKLY", "repeat_end": "until", "repeat_until": "2027-10-01"},
-            "The rule ends (UNTIL) before the first occurrence starts.",
+            "End date: The first occurrence starts after this date.",
+            id="an-end-date-before-the-start",
         ),
-        (
-            {"repeat": "WEEKLY", "repeat_dates": "next Tuesday"},
-            "“next Tuesday” is not a date of the form Y-m-d H:i:s.",
+        pytest.param({"repeat": "WEEKLY", "start_1": ""}, "Start: This field is required.", id="no-start"),
+        pytest.param(
+            # 22:00 on the calendar's last day in New York is already past its end in UTC, as a save says.
+            {"repeat": "WEEKLY", "start_0": "9999-12-31", "start_1": "22:00"},
+            "Start: Invalid parameter.",
+            id="a-start-past-the-calendars-end",
         ),
-        ({"repeat": "WEEKLY", "start_1": ""}, "Start: This field is required."),
     ],
 )
 def test_the_preview_shows_the_forms_own_refusal(fields, message):
@@ -401,13 +416,52 @@ def test_the_preview_shows_the_forms_own_refusal(fields, message):
     assert response.json() == {"errors": [message]}
 
 
-def test_the_form_shows_the_same_refusal_as_the_preview():
+@pytest.mark.parametrize(
+    ("fields", "label"),
+    [
+        pytest.param({"repeat": "WEEKLY", "repeat_dates": "next Tuesday"}, "Extra dates", id="an-extra-date"),
+        pytest.param(
+            {"repeat": "WEEKLY", "repeat_dates": "2027-10-01 19:00"}, "Extra dates", id="an-extra-date-too-early"
+        ),
+        pytest.param({"repeat": "", "repeat_dates": "next Tuesday"}, "Extra dates", id="dates-alone"),
+        pytest.param({"repeat": "WEEKLY", "repeat_exclusions": "next Tuesday"}, "Excluded dates", id="an-exclusion"),
+        pytest.param(
+            {"repeat": "WEEKLY", "repeat_exclusions": "2027-10-24 19:00"}, "Excluded dates", id="the-first-excluded"
+        ),
+    ],
+)
+def test_the_preview_says_which_dates_are_refused(fields, label):
+    [message] = staff_client("editor").get(PREVIEW, typed(**fields)).json()["errors"]
+    assert message.startswith(f"{label}: ")
+
+
+def test_the_previews_refusals_name_the_forms_fields_not_the_rules_parts(settings):
+    settings.EVENTS = {"MAX_OCCURRENCES_PER_SERIES": 20}
+    editor = staff_client("editor")
+    refusals = {
+        "repeat_end": typed(repeat="DAILY"),
+        "repeat_count": typed(repeat="DAILY", repeat_end="count", repeat_count="21"),
+        "repeat_until": typed(repeat="DAILY", repeat_end="until", repeat_until="2027-11-30"),
+        "repeat_dates": typed(repeat="", repeat_dates="\n".join(f"2027-11-{day:02} 19:00" for day in range(1, 25))),
+    }
+    labels = {"repeat_end": "Ends", "repeat_count": "Number of times", "repeat_until": "End date"}
+    for field, query in refusals.items():
+        [message] = editor.get(PREVIEW, query).json()["errors"]
+        assert message.startswith(f"{labels.get(field, 'Extra dates')}: The series would have more than 20 "), field
+        assert not {"COUNT", "UNTIL", "RRULE", "FREQ"} & set(message.replace(".", " ").split()), message
+
+
+def test_the_form_shows_the_same_refusal_as_the_preview_on_the_same_field():
     editor = staff_client("editor")
     data = event_form(**repeat(repeat="WEEKLY", repeat_end="until", repeat_until="2030-06-01"))
-    page = editor.post("/admin/events/event/add/", data).content.decode()
-    assert "The rule ends (UNTIL) before the first occurrence starts." in page
+    response = editor.post("/admin/events/event/add/", data)
+    assert response.status_code == 200
+    assert response.context["adminform"].form.errors == {
+        "repeat_until": ["The first occurrence starts after this date."]
+    }
+    assert not Event.objects.exists()
     preview = editor.get(PREVIEW, {**data, "start_1": "19:30"}).json()
-    assert preview == {"errors": ["The rule ends (UNTIL) before the first occurrence starts."]}
+    assert preview == {"errors": ["End date: The first occurrence starts after this date."]}
 
 
 def test_the_preview_writes_nothing():

@@ -43,6 +43,7 @@ from .recurrence import (
     others_staying,
     preview,
     recurrence_from_form,
+    refuse_as_a_save_would,
     series_mark,
     series_scope,
     trashed_alone_message,
@@ -135,7 +136,17 @@ class EventAdminForm(PostAdminForm, RecurrenceFields):
             too_early = end.date() < start.date() if cleaned.get("all_day") else end < start
             if too_early:
                 self.add_error("end", _("The end cannot come before the start."))
+        if self.writes_recurrence():
+            # The section's refusals on its fields, in the form's words, as its live preview shows them.
+            refuse_as_a_save_would(self)
         return cleaned
+
+    def writes_recurrence(self):
+        """Whether a save writes the repeat section: where it edits the series (an event outside a
+        series, a series' first occurrence) and every field of a new event, the changed ones else."""
+        event = self.instance
+        first_or_alone = event.series_id is None or event.series_id == event.pk
+        return first_or_alone and given(self, event.pk is None, *REPEAT_FIELDS)
 
 
 class EventOrganizerForm(forms.ModelForm):
@@ -462,8 +473,7 @@ class EventAdmin(SortableAdminBase, PostAdmin):
                 fields[name] = list(data[name])
         if creating or any(formset.has_changed() for formset in formsets):
             fields["organizer"] = linked_organizers(formsets)
-        first_or_alone = form.instance.series_id is None or form.instance.series_id == form.instance.pk
-        if first_or_alone and given(form, creating, *REPEAT_FIELDS):
+        if form.writes_recurrence():
             written = recurrence_from_form(data, data.get("start") or wall_clock(form.instance.start_local))
             if written is not None or form.instance.series_id is not None:
                 fields["recurrence"] = written

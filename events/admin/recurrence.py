@@ -241,6 +241,60 @@ def recurrence_from_form(data, start):
     return {"rules": [rule] if rule else [], "dates": dates, "exclusions": exclusions}
 
 
+BEFORE_THE_FIRST = _("The first occurrence starts after this date.")
+# A series past MAX_OCCURRENCES_PER_SERIES, said on the field that would shorten it.
+TOO_MANY = {
+    "repeat_count": _("The series would have more than %(limit)s occurrences: choose a smaller number."),
+    "repeat_until": _("The series would have more than %(limit)s occurrences: choose an earlier date."),
+    "repeat_end": _(
+        "The series would have more than %(limit)s occurrences: end it on a date or after a number of times."
+    ),
+    "repeat_dates": _("The series would have more than %(limit)s occurrences: give fewer dates."),
+}
+
+
+def section_refusal(data, first):
+    """(form field, message) of what a save of the section as `data` (cleaned) would refuse, for a
+    series starting as `first` (an Event, saved or not) does; None when it would save.
+
+    The service words its refusals for API clients, in RRULE's terms (COUNT, UNTIL). The section's
+    value is read here one part at a time, as the service reads it: the rule, the rule with its
+    end, the extra dates, the exclusions, then the expansion. What was added when the service
+    refused names the field, and where that leaves one meaning the form says it in its own words;
+    the text of a refusal is never read."""
+    start = wall_clock(first.start_local)
+    value = recurrence_from_form(data, start)
+    if value is None:
+        return None
+    rules = value["rules"]
+    ending = {ON_DATE: "repeat_until", AFTER: "repeat_count"}.get(data.get("repeat_end"), "repeat_end")
+    steps = []
+    if rules:
+        steps += [
+            ("repeat", {"rules": [rule_from_form({**data, "repeat_end": NEVER}, start)]}, None),
+            # The form's rule has one end, COUNT or UNTIL, and a count of at least one gives an
+            # occurrence: an end refused is an end date before the first occurrence.
+            (ending, {"rules": rules}, BEFORE_THE_FIRST if ending == "repeat_until" else None),
+        ]
+    steps += [
+        ("repeat_dates", {"rules": rules, "dates": value["dates"]}, None),
+        ("repeat_exclusions", value, None),
+    ]
+    for field, read, message in steps:
+        try:
+            parsed = recurrence.parse_recurrence(read, first)
+        except InvalidValue as refusal:
+            return field, message or refusal.message
+    try:
+        recurrence.expand(parsed, first, made_until(parsed, first))
+    except InvalidValue:
+        # Expansion refuses a series past the limit of occurrences: the field that ends the series,
+        # or its extra dates when they alone make it, shortens it.
+        field = ending if rules else "repeat_dates"
+        return field, TOO_MANY[field] % {"limit": events_settings.MAX_OCCURRENCES_PER_SERIES}
+    return None
+
+
 def made_until(parsed, first):
     """How far a save makes a series (services.recurrence.materialise): all of a series that ends,
     an open-ended one up to the horizon, its first occurrence even past it."""
@@ -266,6 +320,25 @@ def next_dates(event, count=10):
     return [start for start in starts if today is None or start >= today][:count]
 
 
+def refuse_as_a_save_would(form):
+    """Add to `form` (cleaned: the section, the event's start, zone and all day) the refusal a save
+    of its section would meet, on the field it is about."""
+    data = form.cleaned_data
+    if "start" not in data or recurrence_from_form(data, data["start"]) is None:
+        return
+    try:
+        first = set_event_times(
+            Event(), data["start"], data["start"], data.get("timezone_name") or "", data.get("all_day")
+        )
+    except (OverflowError, ValueError):
+        # A start at the calendar's very ends, past what the zone can convert: the save refuses it so.
+        form.add_error("start", InvalidValue("start").message)
+        return
+    refused = section_refusal(data, first)
+    if refused is not None:
+        form.add_error(*refused)
+
+
 # --- the live preview of the section (recurrence_preview.js asks EventAdmin.recurrence_preview_view) ---
 
 PREVIEW_COUNT = 10
@@ -288,6 +361,11 @@ class RecurrencePreviewForm(RecurrenceFields):
         typed = self.data.get("timezone_name") or ""
         self.fields["timezone_name"].choices = zone_choices(typed if zones.is_zone_name(typed) else "")
 
+    def clean(self):
+        cleaned = super().clean()
+        refuse_as_a_save_would(self)
+        return cleaned
+
     def error_texts(self):
         """The form's messages, each after the label of the field it is about."""
         return [
@@ -302,10 +380,10 @@ def preview(data, count=PREVIEW_COUNT):
     writing: the series' first `count` starts on its clock and its rules in words. The same
     conversion as a save (recurrence_from_form) and the same reading and expansion as the service;
     InvalidValue says what a save would refuse, in the words the form would show."""
-    first = set_event_times(Event(), data["start"], data["start"], data.get("timezone_name") or "", data["all_day"])
     value = recurrence_from_form(data, data["start"])
     if value is None:
         return {"repeats": False}
+    first = set_event_times(Event(), data["start"], data["start"], data.get("timezone_name") or "", data["all_day"])
     parsed = recurrence.parse_recurrence(value, first)
     until = made_until(parsed, first)
     starts = recurrence.expand(parsed, first, until)
