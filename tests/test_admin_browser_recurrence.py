@@ -105,8 +105,13 @@ def test_an_editor_previews_saves_and_edits_a_weekly_series(live_server):
         page.locator("input[name=_continue]").click()
         page.locator(".messagelist .success").wait_for()
         series = re.search(r"/admin/events/event/(\d+)/change/", page.url).group(1)
-        # The first occurrence edits the series: its preview shows the saved rule.
+        # The first occurrence edits the series: its preview shows the saved rule, and the page says
+        # that a save changes every occurrence instead of asking how far.
         expect(preview.locator(".events-recurrence-rule")).to_have_text("Every Monday and Thursday, 6 times")
+        assert page.locator("input[name=recurrence_scope]").count() == 0
+        expect(page.locator("fieldset .description").first).to_contain_text(
+            "This event is the first of a series of 6 occurrences: saving it changes all of them."
+        )
 
         page.goto(f"{live_server.url}/admin/events/event/?series={series}")
         assert titles_by_day(page) == dict.fromkeys((8, 11, 15, 18, 22, 25), "Jazz night")
