@@ -7,11 +7,11 @@ from django.core import checks
 def check_delivery_backend(app_configs=None, **kwargs):
     """Webhook deliveries must run in a worker, with retries scheduled later: the task backend
     Django and django-tasks default to runs each task inside the request that enqueued it."""
-    from .notifications.tasks import deliver_subscription
+    from .notifications.tasks import deliver_subscription, runs_in_a_worker
 
     hint = (
         "Set TASKS = {'default': {'BACKEND': 'django_tasks_db.DatabaseBackend'}} and run "
-        "`manage.py db_worker` beside the site (docs/install.md)."
+        "`manage.py events_worker` beside the site (docs/install.md)."
     )
     try:
         backend = deliver_subscription.get_backend()
@@ -30,7 +30,7 @@ def check_delivery_backend(app_configs=None, **kwargs):
                 id="events.E002",
             )
         ]
-    if not backend.supports_defer:
+    if not runs_in_a_worker(backend):
         return [
             checks.Error(
                 f"The task backend ({name}) cannot schedule a task for later, so failed webhook deliveries would never be retried.",

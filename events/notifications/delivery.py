@@ -63,11 +63,14 @@ def register_payload_records(records):
 # --- from the log to deliveries -------------------------------------------------------------------
 
 
-def fan_out():
-    """Make the deliveries of the entries each active subscription has not been given yet; returns
-    the IDs of the subscriptions that got some."""
+def fan_out(subscription_ids=None):
+    """Make the deliveries of the entries each active subscription (of `subscription_ids`, or every
+    one) has not been given yet; returns the IDs of the subscriptions that got some."""
     fed = []
-    for subscription_id in WebhookSubscription.objects.filter(active=True).values_list("pk", flat=True):
+    active = WebhookSubscription.objects.filter(active=True)
+    if subscription_ids is not None:
+        active = active.filter(pk__in=subscription_ids)
+    for subscription_id in active.values_list("pk", flat=True):
         with transaction.atomic():
             subscription = (
                 WebhookSubscription.objects.select_for_update().filter(pk=subscription_id, active=True).first()

@@ -46,6 +46,15 @@ def deliver_round(subscription_ids):
     return due_now
 
 
+def runs_in_a_worker(backend):
+    """Whether a task backend runs tasks in workers of their own and can schedule a retry: the
+    backend Django and django-tasks default to runs each task inside the request that enqueued it."""
+    return type(backend).__name__ != "ImmediateBackend" and backend.supports_defer
+
+
 def wake_workers():
-    """Ask a worker to look at the log (after a commit that appended to it)."""
-    deliver_changes.enqueue()
+    """Ask a worker to look at the log (after a commit that appended to it). With a backend that
+    would run deliveries in this request instead, nothing is enqueued: the deliveries wait, pending,
+    for a worker (`manage.py check` reports the backend, events.E002)."""
+    if runs_in_a_worker(deliver_changes.get_backend()):
+        deliver_changes.enqueue()
