@@ -76,6 +76,12 @@ DEFAULTS = {
     # occurrences; a rule that would give more is refused, never cut short.
     "RECURRENCE_HORIZON_MONTHS": 24,
     "MAX_OCCURRENCES_PER_SERIES": 1000,
+    # What a client may write in a series' `recurrence`: this many rules (RFC 5545 asks for one),
+    # this many extra dates and this many exclusions (every occurrence's record shows them all),
+    # and every date of the series within this many years of its first occurrence.
+    "RECURRENCE_MAX_RULES": 5,
+    "RECURRENCE_MAX_DATES": 200,
+    "RECURRENCE_MAX_YEARS": 100,
 }
 
 

@@ -14,7 +14,7 @@ import datetime as dt
 import re
 from dataclasses import dataclass
 
-from dateutil.rrule import DAILY, rruleset, rrulestr
+from dateutil.rrule import DAILY, rrulestr
 from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -25,8 +25,9 @@ from ..dates import format_wp
 from ..exceptions import InvalidValue, NotPermitted
 from ..models import Event, EventOrganizer, PostIdentity, PostStatus, Series
 from ..text import SLUG_MAX_LENGTH, sanitize_title, truncate_post_slug
-from . import posts
-from .schedule import set_event_times, wall_clock, zone_for
+from . import posts, recurrence_rules
+from .recurrence_rules import RuleError, canonical_rule
+from .schedule import set_occurrence_times, wall_clock, zone_for
 from .terms import recount_terms
 
 FIELD = "recurrence"
@@ -79,8 +80,9 @@ class Recurrence:
 
     def store(self, series):
         series.rules = list(self.rules)
-        series.dates = [date.strftime(DATE_FORMAT) for date in self.dates]
-        series.exclusions = [date.strftime(DATE_FORMAT) for date in self.exclusions]
+        # The API's own form, so that every record of the series shows them as they are kept.
+        series.dates = [format_wp(date) for date in self.dates]
+        series.exclusions = [format_wp(date) for date in self.exclusions]
 
     @property
     def open_ended(self):
@@ -102,10 +104,17 @@ def parse_recurrence(value, first):
     if not isinstance(value, dict) or set(value) - {*WRITTEN_KEYS, "series", "position"}:
         _refuse(_("Send an object with rules, dates and exclusions."))
     lists = {}
-    for key in WRITTEN_KEYS:
+    for key, most in (
+        ("rules", events_settings.RECURRENCE_MAX_RULES),
+        ("dates", events_settings.RECURRENCE_MAX_DATES),
+        ("exclusions", events_settings.RECURRENCE_MAX_DATES),
+    ):
         items = value.get(key) or []
         if not isinstance(items, list) or not all(isinstance(item, str) for item in items):
             _refuse(_("%(key)s must be a list of strings.") % {"key": key})
+        # Counted before anything is read: every occurrence's record shows these lists.
+        if len(items) > most:
+            _refuse(_("%(key)s holds at most %(count)s items.") % {"key": key, "count": most})
         lists[key] = items
     start = wall_clock(first.start_local)
     rules = tuple(_checked_rule(text, start, zone_for(first.timezone_name)) for text in lists["rules"])
@@ -115,6 +124,8 @@ def parse_recurrence(value, first):
         _refuse(_("A recurrence needs at least one rule or one date."))
     if any(date < start for date in dates):
         _refuse(_("Extra dates must not come before the first occurrence."))
+    if any(date > search_end(start) for date in dates):
+        _refuse(_too_long())
     if start in exclusions:
         _refuse(_("The first occurrence cannot be excluded: it is the series itself."))
     return Recurrence(rules, dates, exclusions)
@@ -128,28 +139,61 @@ def rule_parts(text):
     return parts
 
 
-def rule_text(parts):
-    return ";".join(f"{name}={value}" for name, value in parts.items())
+rule_text = recurrence_rules.rule_text
 
 
 def _checked_rule(text, start, zone):
-    text = text.strip()
-    if text.upper().startswith("RRULE:"):
-        text = text[len("RRULE:") :]
-    if not text or "\n" in text or "\r" in text or ":" in text:
-        _refuse(_("Each rule is one RRULE value, such as FREQ=WEEKLY;BYDAY=TU."))
-    parts = rule_parts(text)
-    if "COUNT" in parts and "UNTIL" in parts:
-        _refuse(_("A rule ends by COUNT or by UNTIL, not both."))
-    if parts.get("FREQ", "").upper() in ("SECONDLY", "MINUTELY", "HOURLY"):
-        _refuse(_("A rule repeats daily, weekly, monthly or yearly (FREQ), not more often."))
-    try:
-        rule = _rule(text, start, zone)
-    except (ValueError, TypeError, OverflowError, IndexError, KeyError):
-        _refuse(_("The rule “%(rule)s” cannot be read as an RFC 5545 RRULE.") % {"rule": text})
-    if "UNTIL" in parts and next(iter(rule), None) is None:
+    """A client's rule in its canonical text, once its grammar is read (services.recurrence_rules)
+    and its dates are found within the series' span: one date at least, all of its COUNT, none past
+    the span when it ends."""
+    parts = _rule_grammar(text)
+    if int(parts.get("COUNT", 0)) > events_settings.MAX_OCCURRENCES_PER_SERIES:
+        _refuse(recurrence_rules.too_many_occurrences())
+    found = 0
+    for moment in rule_moments(parts, start, zone):
+        if moment > search_end(start):
+            if "COUNT" in parts or "UNTIL" in parts:
+                _refuse(_too_long())
+            break
+        found += 1
+        if found > events_settings.MAX_OCCURRENCES_PER_SERIES or ("COUNT" not in parts and "UNTIL" not in parts):
+            # Enough: the expansion refuses a series past its limit, in its own words.
+            break
+    if not found and "UNTIL" in parts and _until_wall_clock(parts["UNTIL"], zone) < start:
         _refuse(_("The rule ends (UNTIL) before the first occurrence starts."))
-    return text.upper()
+    if not found:
+        _refuse(
+            _("The rule “%(rule)s” gives no date within %(years)s years of the first occurrence.")
+            % {"rule": rule_text(parts), "years": events_settings.RECURRENCE_MAX_YEARS}
+        )
+    if found < int(parts.get("COUNT", 1)):
+        _refuse(
+            _(
+                "The rule “%(rule)s” gives only %(found)s of its %(count)s dates within %(years)s years of "
+                "the first occurrence and before the year 10000."
+            )
+            % {
+                "rule": rule_text(parts),
+                "found": found,
+                "count": parts["COUNT"],
+                "years": events_settings.RECURRENCE_MAX_YEARS,
+            }
+        )
+    return rule_text(parts)
+
+
+def _rule_grammar(text):
+    try:
+        return canonical_rule(text)
+    except RuleError as error:
+        _refuse(_("The rule “%(rule)s” is refused: %(reason)s") % {"rule": text.strip()[:100], "reason": error})
+
+
+def _too_long():
+    return _(
+        "A series ends within %(years)s years of its first occurrence (and before the year 10000): "
+        "end it sooner (COUNT or UNTIL)."
+    ) % {"years": events_settings.RECURRENCE_MAX_YEARS}
 
 
 def utc_until(text, zone):
@@ -199,7 +243,7 @@ def _client_date(text, start):
 
 
 def _read_date(text):
-    return dt.datetime.strptime(text, DATE_FORMAT)
+    return dt.datetime.fromisoformat(text)
 
 
 # --- expansion ------------------------------------------------------------------------------------
@@ -214,33 +258,88 @@ def horizon(first):
     return dt.datetime(year, month, day, 23, 59, 59)
 
 
+def search_end(start):
+    """The last wall clock a series starting at `start` may reach: RECURRENCE_MAX_YEARS later, within year 9999."""
+    year = start.year + events_settings.RECURRENCE_MAX_YEARS
+    if year > dt.MAXYEAR:
+        return dt.datetime(dt.MAXYEAR, 12, 31, 23, 59, 59)
+    try:
+        return start.replace(year=year)
+    except ValueError:
+        # 29 February of a year without one.
+        return start.replace(year=year, day=28)
+
+
+# The Gregorian calendar, weekdays and leap days included, repeats every 400 years (146,097 days).
+CALENDAR_CYCLE_YEARS = 400
+
+
+def rule_moments(parts, start, zone):
+    """The starts (naive wall clocks, in order) one rule (its canonical parts) gives a series
+    starting at `start`, to its COUNT or UNTIL; an open-ended rule's may go on past search_end().
+
+    dateutil ends a rule that gives no further date only at the year 9999, walking every period
+    on the way (millions of days from today). So the rule is expanded a whole number of calendar
+    cycles later, where the year 9999 falls less than 400 years past the series' span, and its
+    dates moved back: every walk ends within 400 years of the span. COUNT and UNTIL are applied
+    here, so dateutil is never asked for the date after the last.
+    """
+    parts = dict(parts)
+    count = int(parts.pop("COUNT")) if "COUNT" in parts else None
+    last = _until_wall_clock(parts.pop("UNTIL"), zone) if "UNTIL" in parts else None
+    shift = (dt.MAXYEAR - search_end(start).year) // CALENDAR_CYCLE_YEARS * CALENDAR_CYCLE_YEARS
+    for moment in rrulestr(rule_text(parts), dtstart=start.replace(year=start.year + shift)):
+        moment = moment.replace(year=moment.year - shift)
+        if last is not None and moment > last:
+            return
+        yield moment
+        if count is not None:
+            count -= 1
+            if not count:
+                return
+
+
+def _until_wall_clock(text, zone):
+    """UNTIL on the event's wall clock: a UTC time shown there, a floating time as it is, a date as its last second."""
+    if text.endswith("Z"):
+        moment = dt.datetime.strptime(text, "%Y%m%dT%H%M%SZ").replace(tzinfo=dt.UTC)
+        try:
+            return moment.astimezone(zone).replace(tzinfo=None)
+        except OverflowError:
+            return dt.datetime.max
+    if "T" in text:
+        return dt.datetime.strptime(text, "%Y%m%dT%H%M%S")
+    return dt.datetime.strptime(text + "235959", "%Y%m%d%H%M%S")
+
+
 def expand(recurrence, first, until, limit=None):
     """The starts (naive wall clocks) of the series, in order, up to `until` (None: all of them).
 
-    More than `limit` (default MAX_OCCURRENCES_PER_SERIES) is refused, never cut short.
+    More than `limit` (default MAX_OCCURRENCES_PER_SERIES) is refused, never cut short; so is a
+    rule that, as stored, is no longer read (InvalidValue, for the callers showing a stored series).
     """
     limit = events_settings.MAX_OCCURRENCES_PER_SERIES if limit is None else limit
     zone = zone_for(first.timezone_name)
     start = wall_clock(first.start_local)
-    moments = rruleset()
-    for text in recurrence.rules:
-        moments.rrule(_rule(text, start, zone))
+    end = search_end(start) if until is None else min(until, search_end(start))
+    excluded = set(recurrence.exclusions)
     # The first occurrence is always one, as RFC 5545 counts DTSTART.
-    for date in (start, *recurrence.dates):
-        moments.rdate(date.replace(tzinfo=zone))
-    for date in recurrence.exclusions:
-        moments.exdate(date.replace(tzinfo=zone))
-    starts = []
-    for moment in moments:
-        local = moment.replace(tzinfo=None)
-        if until is not None and local > until:
-            break
-        starts.append(local)
-        if len(starts) > limit:
-            _refuse(
-                _("The series would have more than %(limit)s occurrences: end it sooner (COUNT or UNTIL).")
-                % {"limit": limit}
-            )
+    starts = {start, *(date for date in recurrence.dates if date <= end)}
+    # Each rule stops once it alone passes the limit, whatever the exclusions take off.
+    most = limit + len(excluded) + len(starts)
+    for text in recurrence.rules:
+        parts = _rule_grammar(text)
+        for moment in rule_moments(parts, start, zone):
+            if moment > end:
+                if until is None and moment > search_end(start):
+                    _refuse(_too_long())
+                break
+            starts.add(moment)
+            if len(starts) > most:
+                break
+    starts = sorted(starts - excluded)
+    if len(starts) > limit:
+        _refuse(recurrence_rules.too_many_occurrences(limit))
     return starts
 
 
@@ -382,7 +481,7 @@ def _create(first, series, starts, positions):
     for record_id, start, slug in zip(ids, starts, slugs):
         occurrence = Event(*values)
         occurrence.id = record_id
-        set_event_times(occurrence, start, start + length, zone_name, first.all_day)
+        set_occurrence_times(occurrence, start, length, zone_name, first.all_day)
         occurrence.slug = slug
         occurrence.post_parent_id = first.pk
         occurrence.series_id = series.pk
@@ -710,10 +809,12 @@ def recurrence_field(event):
     if event.series_id is None or event.series is None:
         return None
     series = event.series
+    # Kept in the API's form (Recurrence.store): read as they are, not parsed again for each of
+    # the series' records, which would cost the series' length times its dates.
     return {
         "rules": list(series.rules),
-        "dates": [format_wp(_read_date(text)) for text in series.dates],
-        "exclusions": [format_wp(_read_date(text)) for text in series.exclusions],
+        "dates": list(series.dates),
+        "exclusions": list(series.exclusions),
         "series": series.pk,
         "position": event.series_position,
     }
