@@ -24,6 +24,7 @@ from ..cost import CostInput, parse_cost_input
 from ..exceptions import InvalidValue
 from ..models import Category, Event, EventOrganizer, PostStatus, Tag, Taxonomy
 from ..services.events import FLAGS, create_event, trash_event, update_event
+from ..services.recurrence import take_turn
 from ..services.schedule import site_zone_name, wall_clock
 from .actions import duplicate_as_draft, restore_from_trash
 from .actions import move_to_trash as trash_selected
@@ -351,6 +352,10 @@ class EventAdmin(SortableAdminBase, PostAdmin):
         # Said now: a deleted record has no ID any more.
         ended = [deleted_first_message(first, staying[first.pk]) for first in firsts if staying.get(first.pk)]
         with transaction.atomic():
+            for event in sorted(events, key=lambda event: event.pk):
+                # Each in the turn a write to it takes, read again in it: Django's deletion would
+                # otherwise lock the occurrences before their series, against every series write.
+                take_turn(event)
             for event in events:
                 live_occurrence = event.series_id not in (None, event.pk) and event.status != PostStatus.TRASH
                 if live_occurrence and event.series_id not in leaving:

@@ -5,9 +5,11 @@ first occurrence's wall clock so that a 19:00 class stays at 19:00 across daylig
 Occurrences are written in bulk (one ID allocation, one insert, one link copy per kind) and the
 rendering store renders them in bulk when the service's transaction finishes.
 
-Every write to a series runs under a lock on its first occurrence's row, taken before anything is
-read: concurrent rule saves, scope writes and the daily extension take turns, and each sees the
-occurrences the one before it made (a partial unique index on (series, start) backs it).
+Every write to a series or to one of its occurrences takes its turn first (`take_turn`): its
+series' first occurrence's row locked, then the event's own, and the event read again under them.
+Concurrent rule saves, scope writes, moves, deletions, restores and the daily extension run one
+after the other, and each decides on what the one before it left (a partial unique index on
+(series, start) backs it).
 """
 
 import datetime as dt
@@ -359,6 +361,48 @@ def lock_series(series_id):
         list(Event.objects.select_for_update(of=("self",)).filter(pk=series_id).values_list("pk", flat=True))
 
 
+def lock_turn(event_id, series_id):
+    """Lock what a write to event `event_id` must hold, in the one order every writer takes: the
+    first occurrence of its series (`series_id`, as last read; an event outside a series is its
+    own), then its own row. Whether the event still exists.
+
+    An occurrence changes series only under its old series' lock (a split, the end of a
+    recurrence), so the series read once that lock is held is final; read before, it may be
+    stale, and the series it is now in is locked in turn. Each such step follows a split or an
+    end that committed meanwhile, always towards a later first occurrence or none.
+    """
+    locked = series_id or event_id
+    while True:
+        lock_series(locked)
+        found = list(Event.objects.filter(pk=event_id).values_list("series_id", flat=True))
+        if not found:
+            return False
+        current = found[0] or event_id
+        if current == locked:
+            break
+        locked = current
+    lock_series(event_id)
+    return True
+
+
+def take_turn(event, scope=None):
+    """Wait for the turn of a write to `event` (lock_turn), then read it again: the write decides
+    on what the writers before it left, never on what was read before the turn came (the event
+    may have been trashed, moved, split off into another series or left its series meanwhile).
+
+    The scope for what `event` now is: a scope sent for an occurrence that left its series
+    meanwhile is dropped (it is written as the ordinary event it now is); sent for an event that
+    was in no series, it is refused.
+    """
+    addressed = event.series_id
+    lock_turn(event.pk, addressed)
+    event.refresh_from_db()
+    if scope is not None and event.series_id is None and addressed is not None:
+        return None
+    check_scope(event, scope)
+    return scope
+
+
 def check_may_edit_series(user, occurrences):
     """Whoever may not edit every occurrence of a series may not change it as a whole."""
     if any(not roles.can_edit(user, occurrence) for occurrence in occurrences):
@@ -380,9 +424,6 @@ def set_recurrence(event, value, user):
     series = Series.objects.filter(pk=event.pk).first() or Series(first=event)
     recurrence.store(series)
     series.save()
-    # The rules start where the first occurrence does (DTSTART).
-    event.series, event.occurrence_start, event.series_position = series, event.start_local, 1
-    event.save(update_fields=["series", "occurrence_start", "series_position"])
     others = [occurrence for occurrence in occurrences if occurrence.pk != event.pk]
     materialise(series, event, recurrence, [*others, event])
 
@@ -393,8 +434,6 @@ def first_moved(event):
     if event.series_id != event.pk or event.occurrence_start == event.start_local:
         return
     occurrences = series_events(event.pk)
-    event.occurrence_start = event.start_local
-    event.save(update_fields=["occurrence_start"])
     series = Series.objects.get(pk=event.pk)
     others = [occurrence for occurrence in occurrences if occurrence.pk != event.pk]
     materialise(series, event, Recurrence.of(series), [*others, event])
@@ -407,21 +446,24 @@ def extend_open_series():
     it is and returned with the refusal, for the command to report. ([extended IDs], [(ID, refusal)]).
     """
     extended, refused = [], []
-    for series in Series.objects.exclude(rules=[]).order_by("pk"):
-        if not Recurrence.of(series).open_ended:
-            continue
+    for series_id in Series.objects.exclude(rules=[]).order_by("pk").values_list("pk", flat=True):
         try:
             with transaction.atomic():
-                occurrences = series_events(series.pk)
-                first = next(occurrence for occurrence in occurrences if occurrence.pk == series.pk)
+                lock_series(series_id)
+                # Read under the lock: the series may have been ended or given other rules meanwhile.
+                series = Series.objects.filter(pk=series_id).first()
+                if series is None or not Recurrence.of(series).open_ended:
+                    continue
+                occurrences = series_events(series_id, lock=False)
+                first = next(occurrence for occurrence in occurrences if occurrence.pk == series_id)
                 if first.status == PostStatus.TRASH:
                     continue
                 materialise(series, first, Recurrence.of(series), occurrences)
                 changes.finished()
         except InvalidValue as refusal:
-            refused.append((series.pk, refusal))
+            refused.append((series_id, refusal))
             continue
-        extended.append(series.pk)
+        extended.append(series_id)
     return extended, refused
 
 
@@ -441,7 +483,9 @@ def materialise(series, first, recurrence, occurrences, until=None):
     series.materialised_until = until.replace(tzinfo=dt.UTC) if until is not None else None
     series.save(update_fields=["materialised_until"])
     positions = {start: position for position, start in enumerate(starts, start=1)}
-    kept, vanished = {}, []
+    # The first occurrence's start is the rules' DTSTART: another live occurrence there (the first
+    # moved onto it) has vanished.
+    kept, vanished = {wall_clock(first.start_local): first}, []
     for occurrence in occurrences:
         if occurrence.pk == first.pk:
             continue
@@ -450,9 +494,14 @@ def materialise(series, first, recurrence, occurrences, until=None):
             kept[start] = occurrence
         elif occurrence.status != PostStatus.TRASH:
             vanished.append(occurrence)
-    kept[wall_clock(first.start_local)] = first
     _trash(vanished)
-    made = _create(first, series, [start for start in starts if start not in kept], positions)
+    if (first.series_id, first.occurrence_start, first.series_position) != (series.pk, first.start_local, 1):
+        # Only now, with no other live occurrence at its start (the unique index on series and start).
+        first.series, first.occurrence_start, first.series_position = series, first.start_local, 1
+        first.save(update_fields=["series", "occurrence_start", "series_position"])
+    # The rules wait with a first occurrence in the trash: nothing new is made until it is restored.
+    missing = [start for start in starts if start not in kept] if first.status != PostStatus.TRASH else []
+    made = _create(first, series, missing, positions)
     renumbered = [occurrence for start, occurrence in kept.items() if occurrence.series_position != positions[start]]
     for start, occurrence in kept.items():
         occurrence.series_position = positions[start]
@@ -652,21 +701,44 @@ def after_update(event, user, before, scope):
     _propagate(event, [name for name in columns if name not in OWN_COLUMNS], links, user)
 
 
+def check_may_rejoin(event, before):
+    """An occurrence leaving the trash takes its start in its series back: refused while another
+    live occurrence holds that start (made there after the start left the exclusions), which
+    would otherwise be two occurrences of one start."""
+    if before is None or event.series_id is None or before.columns["status"] != PostStatus.TRASH:
+        return
+    if event.status == PostStatus.TRASH:
+        return
+    holder = (
+        Event.objects.filter(series_id=event.series_id, occurrence_start=event.occurrence_start)
+        .exclude(status=PostStatus.TRASH)
+        .exclude(pk=event.pk)
+        .values_list("pk", flat=True)
+        .first()
+    )
+    if holder is not None:
+        raise InvalidValue(
+            "status",
+            _("Occurrence %(id)s of the series now starts at the time this one had: trash it first.") % {"id": holder},
+        )
+
+
 def _rejoin(event):
     """An occurrence restored from the trash is in its series again: its start leaves the
-    exclusions, and the series (its numbering, every record's `recurrence`) is made again."""
-    if event.pk == event.series_id:
-        return
+    exclusions, and the series (its numbering, every record's `recurrence`) is made again. A first
+    occurrence brings the rules back from the trash: what they waited to make is made."""
     series = Series.objects.get(pk=event.series_id)
     recurrence = Recurrence.of(series)
-    start = wall_clock(event.occurrence_start)
-    if start not in recurrence.exclusions:
-        return
-    recurrence = Recurrence(recurrence.rules, recurrence.dates, tuple(d for d in recurrence.exclusions if d != start))
-    recurrence.store(series)
-    series.save()
+    if event.pk != event.series_id:
+        start = wall_clock(event.occurrence_start)
+        if start not in recurrence.exclusions:
+            return
+        exclusions = tuple(date for date in recurrence.exclusions if date != start)
+        recurrence = Recurrence(recurrence.rules, recurrence.dates, exclusions)
+        recurrence.store(series)
+        series.save()
     occurrences = series_events(series.pk, lock=False)
-    first = next(occurrence for occurrence in occurrences if occurrence.pk == series.pk)
+    first = event if event.pk == series.pk else next(o for o in occurrences if o.pk == series.pk)
     materialise(series, first, recurrence, occurrences)
 
 
