@@ -272,9 +272,9 @@ def section_refusal(data, first):
     if rules:
         steps += [
             ("repeat", {"rules": [rule_from_form({**data, "repeat_end": NEVER}, start)]}, None),
-            # The form's rule has one end, COUNT or UNTIL, and a count of at least one gives an
-            # occurrence: an end refused is an end date before the first occurrence.
-            (ending, {"rules": rules}, BEFORE_THE_FIRST if ending == "repeat_until" else None),
+            # The form's rule has one end, COUNT or UNTIL: an end date refused is one before the
+            # first occurrence, a count refused is one past the limit of occurrences.
+            (ending, {"rules": rules}, _ending_refusal(ending)),
         ]
     steps += [
         ("repeat_dates", {"rules": rules, "dates": value["dates"]}, None),
@@ -292,6 +292,14 @@ def section_refusal(data, first):
         # or its extra dates when they alone make it, shortens it.
         field = ending if rules else "repeat_dates"
         return field, TOO_MANY[field] % {"limit": events_settings.MAX_OCCURRENCES_PER_SERIES}
+    return None
+
+
+def _ending_refusal(ending):
+    if ending == "repeat_until":
+        return BEFORE_THE_FIRST
+    if ending == "repeat_count":
+        return TOO_MANY[ending] % {"limit": events_settings.MAX_OCCURRENCES_PER_SERIES}
     return None
 
 

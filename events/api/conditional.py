@@ -123,5 +123,5 @@ def _lock_record(route_path, current):
         # In the order every write to an event takes its locks, its series first: the other order
         # would deadlock with a write to the whole series.
         series_id = Event.objects.filter(pk=record_id).values_list("series_id", flat=True).first()
-        return recurrence.lock_turn(record_id, series_id)
+        return recurrence.lock_turn(record_id, series_id) is not None
     return model.objects.select_for_update().filter(pk=record_id).exists()

@@ -364,39 +364,48 @@ def lock_series(series_id):
 def lock_turn(event_id, series_id):
     """Lock what a write to event `event_id` must hold, in the one order every writer takes: the
     first occurrence of its series (`series_id`, as last read; an event outside a series is its
-    own), then its own row. Whether the event still exists.
+    own), then its own row. The event's row as read under its lock, or None when it is gone.
 
     An occurrence changes series only under its old series' lock (a split, the end of a
     recurrence), so the series read once that lock is held is final; read before, it may be
     stale, and the series it is now in is locked in turn. Each such step follows a split or an
-    end that committed meanwhile, always towards a later first occurrence or none.
+    end that committed meanwhile, always towards a later first occurrence or none. An event that
+    is its series' first occurrence, or in none, is locked and read in one statement.
     """
     locked = series_id or event_id
-    while True:
+    while locked != event_id:
         lock_series(locked)
         found = list(Event.objects.filter(pk=event_id).values_list("series_id", flat=True))
         if not found:
-            return False
+            return None
         current = found[0] or event_id
         if current == locked:
             break
         locked = current
-    lock_series(event_id)
-    return True
+    rows = Event.objects.select_for_update(of=("self",)) if connection.features.has_select_for_update else Event.objects
+    return rows.filter(pk=event_id).first()
 
 
 def take_turn(event, scope=None):
-    """Wait for the turn of a write to `event` (lock_turn), then read it again: the write decides
-    on what the writers before it left, never on what was read before the turn came (the event
-    may have been trashed, moved, split off into another series or left its series meanwhile).
+    """Wait for the turn of a write to `event` (lock_turn), then take what it holds now: the write
+    decides on what the writers before it left, never on what was read before the turn came (the
+    event may have been trashed, moved, split off into another series or left its series meanwhile).
 
     The scope for what `event` now is: a scope sent for an occurrence that left its series
     meanwhile is dropped (it is written as the ordinary event it now is); sent for an event that
     was in no series, it is refused.
     """
     addressed = event.series_id
-    lock_turn(event.pk, addressed)
-    event.refresh_from_db()
+    current = lock_turn(event.pk, addressed)
+    if current is None:
+        raise Event.DoesNotExist()
+    # What refresh_from_db() does, without its statement: the row was just read under the lock.
+    for field in Event._meta.concrete_fields:
+        value = getattr(current, field.attname)
+        if field.is_relation and field.is_cached(event) and getattr(event, field.attname) != value:
+            field.delete_cached_value(event)
+        setattr(event, field.attname, value)
+    event._prefetched_objects_cache = {}
     if scope is not None and event.series_id is None and addressed is not None:
         return None
     check_scope(event, scope)
