@@ -155,7 +155,8 @@ def calendar_file(events, request, name, limit=None):
     calendar.add("prodid", product_id(request))
     calendar.add("version", "2.0")
     calendar.add("calscale", "GREGORIAN")
-    calendar.add("x-wr-calname", name)
+    # A property value is one line: a title written with paragraphs would end the property early.
+    calendar.add("x-wr-calname", " ".join(str(name).split()))
     calendar.add("x-wr-timezone", site_zone_name())
     calendar.add("x-original-url", home_url(request))
     if limit is not None:
