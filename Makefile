@@ -33,8 +33,11 @@ new-admin-password:
 
 # DEBUG on by default here: runserver then serves the admin's static files and uploaded images.
 # PORT chooses the port (default 8000).
+# The worker (webhook deliveries, the daily upkeep) runs beside the server and stops with it.
 run: demo
-	@echo "Serving the calendar on http://127.0.0.1:$${PORT:-8000}/ (admin: /admin/, API: /wp-json/)"
+	@echo "Serving the calendar on http://127.0.0.1:$${PORT:-8000}/ (admin: /admin/, API: /wp-json/), webhook worker beside it"
+	@DEBUG=$${DEBUG:-true} $(BIN)/python manage.py events_worker --verbosity 0 & worker=$$!; \
+	trap 'kill $$worker 2>/dev/null' EXIT INT TERM; \
 	DEBUG=$${DEBUG:-true} $(BIN)/python manage.py runserver 127.0.0.1:$${PORT:-8000}
 
 # The site as production serves it (docs/deployment.md): static files collected and served by

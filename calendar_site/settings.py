@@ -136,6 +136,9 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # Webhook deliveries are tasks kept in the database and run by `manage.py db_worker` (docs/changes.md).
 TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 
+# Sign-ins through Django (the admin's login form) share the API's login throttle (docs/install.md).
+AUTHENTICATION_BACKENDS = ["events.backends.ThrottledModelBackend"]
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
 ]
@@ -177,10 +180,15 @@ if os.environ.get("REDIS_URL"):
     }
 
 # The events app reads its own settings from this one dict (see events/conf.py for defaults).
+# Hosts webhook receivers and image URLs may be on although private (EVENTS_IMAGE_IMPORT_ALLOWED_HOSTS
+# is the variable's former name). The development server (DEBUG) allows this machine's own receivers.
+_OUTBOUND_ALLOWED_HOSTS = os.environ.get(
+    "EVENTS_OUTBOUND_ALLOWED_HOSTS",
+    os.environ.get("EVENTS_IMAGE_IMPORT_ALLOWED_HOSTS", "127.0.0.1,localhost,::1" if DEBUG else ""),
+)
+
 EVENTS = {
-    "IMAGE_IMPORT_ALLOWED_HOSTS": [
-        h.strip() for h in os.environ.get("EVENTS_IMAGE_IMPORT_ALLOWED_HOSTS", "").split(",") if h.strip()
-    ],
+    "OUTBOUND_ALLOWED_HOSTS": [host.strip() for host in _OUTBOUND_ALLOWED_HOSTS.split(",") if host.strip()],
     # Anonymous API reads served from the cache for this long (0: off); needs REDIS_URL with >1 process.
     "READ_CACHE_SECONDS": int(os.environ.get("EVENTS_READ_CACHE_SECONDS", "0")),
     # The site's address, which webhook payloads' records link to (docs/changes.md).

@@ -11,7 +11,7 @@ class EventsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self):
-        from . import checks  # noqa: F401 — registers the system checks
+        from . import backends, checks  # noqa: F401 — they register the system checks
         from .api import read_cache
         from .api.store_renderers import register_store_renderers
         from .api.webhook_payloads import register_webhook_payloads

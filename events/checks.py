@@ -7,11 +7,11 @@ from django.core import checks
 def check_delivery_backend(app_configs=None, **kwargs):
     """Webhook deliveries must run in a worker, with retries scheduled later: the task backend
     Django and django-tasks default to runs each task inside the request that enqueued it."""
-    from .notifications.tasks import deliver_subscription
+    from .notifications.tasks import deliver_subscription, runs_in_a_worker
 
     hint = (
         "Set TASKS = {'default': {'BACKEND': 'django_tasks_db.DatabaseBackend'}} and run "
-        "`manage.py db_worker` beside the site (docs/install.md)."
+        "`manage.py events_worker` beside the site (docs/install.md)."
     )
     try:
         backend = deliver_subscription.get_backend()
@@ -30,7 +30,7 @@ def check_delivery_backend(app_configs=None, **kwargs):
                 id="events.E002",
             )
         ]
-    if not backend.supports_defer:
+    if not runs_in_a_worker(backend):
         return [
             checks.Error(
                 f"The task backend ({name}) cannot schedule a task for later, so failed webhook deliveries would never be retried.",
@@ -43,7 +43,24 @@ def check_delivery_backend(app_configs=None, **kwargs):
             checks.Warning(
                 f"The task backend ({name}) never runs tasks: webhook deliveries stay pending.",
                 hint=hint,
-                id="events.W002",
+                id="events.W004",
             )
         ]
     return []
+
+
+@checks.register()
+def check_outbound_setting_name(app_configs=None, **kwargs):
+    """IMAGE_IMPORT_ALLOWED_HOSTS was renamed OUTBOUND_ALLOWED_HOSTS: it governs webhooks too."""
+    from .conf import events_settings
+
+    if not events_settings.IMAGE_IMPORT_ALLOWED_HOSTS:
+        return []
+    return [
+        checks.Warning(
+            "EVENTS['IMAGE_IMPORT_ALLOWED_HOSTS'] is deprecated: it is read as EVENTS['OUTBOUND_ALLOWED_HOSTS'], "
+            "its new name, which governs webhook deliveries as well as image imports.",
+            hint="Rename the key to OUTBOUND_ALLOWED_HOSTS.",
+            id="events.W005",
+        )
+    ]

@@ -21,9 +21,17 @@ DEFAULTS = {
     "DEFAULT_CURRENCY_CODE": "USD",
     # Venue/organizer creation reuses an existing record with the same name.
     "AVOID_DUPLICATE_LINKED_RECORDS": True,
+    # HTML a write may store in a title, description or excerpt (events/html_shape.py): its tags
+    # (start and end tags, comments, formatting elements the parser re-opens) and nesting depth.
+    # Past either, the write is refused (400); at both, filtering and rendering stay in milliseconds.
+    "HTML_MAX_TAGS": 20000,
+    "HTML_MAX_DEPTH": 256,
     # Radius of the geoloc_lat/geoloc_lng event filter, in kilometres.
     "GEOLOC_RADIUS_KM": 25,
-    # Hosts an image URL may be imported from although they resolve to private addresses.
+    # Hosts the calendar's outbound requests (webhook deliveries, image imports) may reach although
+    # they resolve to private addresses (events/services/outbound.py).
+    "OUTBOUND_ALLOWED_HOSTS": [],
+    # Its former name, still read beside it (deprecated: `manage.py check` warns, events.W005).
     "IMAGE_IMPORT_ALLOWED_HOSTS": [],
     "IMAGE_IMPORT_TIMEOUT": 10,
     "IMAGE_IMPORT_MAX_BYTES": 10 * 1024 * 1024,
@@ -68,6 +76,12 @@ DEFAULTS = {
     # occurrences; a rule that would give more is refused, never cut short.
     "RECURRENCE_HORIZON_MONTHS": 24,
     "MAX_OCCURRENCES_PER_SERIES": 1000,
+    # What a client may write in a series' `recurrence`: this many rules (RFC 5545 asks for one),
+    # this many extra dates and this many exclusions (every occurrence's record shows them all),
+    # and every date of the series within this many years of its first occurrence.
+    "RECURRENCE_MAX_RULES": 5,
+    "RECURRENCE_MAX_DATES": 200,
+    "RECURRENCE_MAX_YEARS": 100,
 }
 
 

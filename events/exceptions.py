@@ -102,6 +102,20 @@ class CouldNotWrite(CalendarError):
         self.message = self.MESSAGES[kind, action]
 
 
+class InTrash(CalendarError):
+    """The record is in the trash already: deleted a second time, or trashed by another write meanwhile."""
+
+    MESSAGES = {
+        "event": _("The event with the ID %(id)s is already in the trash."),
+    }
+
+    def __init__(self, kind, record_id):
+        super().__init__(kind, record_id)
+        self.kind = kind
+        self.record_id = record_id
+        self.message = self.MESSAGES[kind] % {"id": record_id}
+
+
 class CursorExpired(CalendarError):
     """A changes-feed cursor older than the change log keeps: entries after it may be gone."""
 

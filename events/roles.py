@@ -72,7 +72,8 @@ def create_role_groups(app_config, using=DEFAULT_DB_ALIAS, apps=None, **kwargs):
             )
 
 
-MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"
+# The backends whose rights are ModelBackend's own (events.backends only adds the login throttle).
+MODEL_BACKENDS = ("django.contrib.auth.backends.ModelBackend", "events.backends.ThrottledModelBackend")
 
 
 def load_rights(user):
@@ -97,7 +98,7 @@ def _rights_read_here(user):
     return (
         user.is_active
         and not user.is_superuser
-        and MODEL_BACKEND in settings.AUTHENTICATION_BACKENDS
+        and any(backend in settings.AUTHENTICATION_BACKENDS for backend in MODEL_BACKENDS)
         # None: a user model without PermissionsMixin
         and _rights_sql() is not None
     )

@@ -2,6 +2,7 @@
 
 import base64
 import json
+import socket
 
 import pytest
 from django.db import connection
@@ -84,6 +85,20 @@ def english_at_start():
     thread, and translated fields (`title=...`) are written in the active language."""
     with translation.override("en"):
         yield
+
+
+@pytest.fixture
+def no_lookup(monkeypatch):
+    """Fails the test if a host name is looked up (a DNS query may leave the machine); the hosts
+    that were, for the assertion."""
+    looked_up = []
+
+    def getaddrinfo(host, *args, **kwargs):
+        looked_up.append(host)
+        pytest.fail(f"{host!r} was looked up")
+
+    monkeypatch.setattr(socket, "getaddrinfo", getaddrinfo)
+    return looked_up
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ from events.kses import filter_post_html
 from events.models import Event
 
 from .browser import ARTIFACTS, BROWSER_TEST, browser_page, sign_in_to_admin
-from .factories import make_organizer, make_venue
+from .factories import make_category, make_event, make_organizer, make_venue
 
 pytestmark = BROWSER_TEST
 
@@ -145,3 +145,42 @@ def test_an_editor_makes_events_with_ordered_organizers_and_rich_text_in_english
     assert chinese.description_zh_hant == "<p>三場<strong>現代爵士樂</strong>演出。</p>"
     for html in (english.description_en, chinese.description_zh_hant):
         assert filter_post_html(html) == html
+
+
+def test_every_column_of_the_events_list_shows_at_1366_px_with_the_filters_open(live_server):
+    """A laptop's screen with the navigation sidebar and the filters open: a long venue, title and
+    categories wrap inside their columns instead of pushing the last ones out of sight."""
+    call_command("events_user", "eddie", "--password", PASSWORD, "--role", "editor", stdout=StringIO())
+    venue = make_venue("Konzerthaus am Gendarmenmarkt, Großer Saal")
+    categories = [make_category(name) for name in ("Contemporary classical music", "Family concerts", "Workshops")]
+    for day in range(23, 27):
+        make_event(
+            f"An evening of chamber music with the soloists of the orchestra, part {day}",
+            start=dt.datetime(2027, 1, day, 9, 0),
+            end=dt.datetime(2027, 1, day + 1, 12, 0),
+            timezone_name="Europe/Berlin",
+            venue=venue,
+            categories=categories,
+        )
+
+    with browser_page(scripts=True) as page:
+        assert page.viewport_size == {"width": 1366, "height": 768}
+        sign_in_to_admin(page, live_server.url, "eddie", PASSWORD, "/admin/events/event/")
+        page.locator("#result_list").wait_for()
+        assert page.locator("#nav-sidebar").is_visible()
+        filters = page.locator("#changelist-filter").bounding_box()
+        results = page.locator("#changelist .results").bounding_box()
+        # The filters sit beside the results, never over them.
+        assert results["x"] + results["width"] <= filters["x"]
+        # Every header cell and every cell of the last column lies within the results' visible box,
+        # which itself lies within the window: nothing is hidden behind a scrollbar or under the filters.
+        cells = [
+            *page.locator("#result_list thead th").all(),
+            *page.locator("#result_list tbody tr > :last-child").all(),
+        ]
+        for cell in cells:
+            box = cell.bounding_box()
+            assert results["x"] <= box["x"], cell.inner_text()
+            assert box["x"] + box["width"] <= results["x"] + results["width"] + 1, cell.inner_text()
+        assert results["x"] + results["width"] <= 1366
+        assert page.evaluate("document.documentElement.scrollWidth") <= 1366

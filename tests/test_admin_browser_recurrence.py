@@ -105,8 +105,13 @@ def test_an_editor_previews_saves_and_edits_a_weekly_series(live_server):
         page.locator("input[name=_continue]").click()
         page.locator(".messagelist .success").wait_for()
         series = re.search(r"/admin/events/event/(\d+)/change/", page.url).group(1)
-        # The first occurrence edits the series: its preview shows the saved rule.
+        # The first occurrence edits the series: its preview shows the saved rule, and the page says
+        # that a save changes every occurrence instead of asking how far.
         expect(preview.locator(".events-recurrence-rule")).to_have_text("Every Monday and Thursday, 6 times")
+        assert page.locator("input[name=recurrence_scope]").count() == 0
+        expect(page.locator("fieldset .description").first).to_contain_text(
+            "This event is the first of a series of 6 occurrences: saving it changes all of them."
+        )
 
         page.goto(f"{live_server.url}/admin/events/event/?series={series}")
         assert titles_by_day(page) == dict.fromkeys((8, 11, 15, 18, 22, 25), "Jazz night")
@@ -146,3 +151,71 @@ def test_an_editor_previews_saves_and_edits_a_weekly_series(live_server):
         (22, int(split), "Late jazz club"),
         (25, int(split), "Late jazz club"),
     ]
+
+
+# The parts of the repeat section that come and go with the choices.
+PARTS = {
+    "interval": ".form-row.field-repeat_interval",
+    "weekdays": ".form-row.field-repeat_weekdays",
+    "monthly": ".form-row.field-repeat_monthly",
+    "ends": ".fieldBox.field-repeat_end",
+    "end date": ".fieldBox.field-repeat_until",
+    "number of times": ".fieldBox.field-repeat_count",
+    "extra dates": ".fieldBox.field-repeat_dates",
+    "excluded dates": ".fieldBox.field-repeat_exclusions",
+}
+SHOWN_FOR_EACH_FREQUENCY = [
+    ("", {"extra dates", "excluded dates"}, None),
+    ("DAILY", {"interval", "ends", "extra dates", "excluded dates"}, "In days: 1 is every day, 2 every other day…"),
+    (
+        "WEEKLY",
+        {"interval", "weekdays", "ends", "extra dates", "excluded dates"},
+        "In weeks: 1 is every week, 2 every other week…",
+    ),
+    (
+        "MONTHLY",
+        {"interval", "monthly", "ends", "extra dates", "excluded dates"},
+        "In months: 1 is every month, 2 every other month…",
+    ),
+    ("YEARLY", {"interval", "ends", "extra dates", "excluded dates"}, "In years: 1 is every year, 2 every other year…"),
+]
+
+
+def shown_parts(page):
+    return {name for name, selector in PARTS.items() if page.locator(f"fieldset.events-repeat {selector}").is_visible()}
+
+
+def test_the_repeat_section_shows_the_fields_of_the_chosen_frequency(live_server):
+    call_command("events_user", "eddie", "--password", PASSWORD, "--role", "editor", stdout=StringIO())
+    errors = []
+
+    with browser_page(scripts=True) as page:
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        sign_in_to_admin(page, live_server.url, "eddie", PASSWORD, "/admin/events/event/add/")
+        help_text = page.locator("#id_repeat_interval_helptext")
+        for frequency, shown, interval_help in SHOWN_FOR_EACH_FREQUENCY:
+            page.select_option("#id_repeat", frequency)
+            assert shown_parts(page) == shown, frequency
+            if interval_help:
+                expect(help_text).to_have_text(interval_help)
+
+        # The end date or the number of times, as "Ends" says.
+        page.select_option("#id_repeat", "WEEKLY")
+        page.check("input[name=repeat_end][value=until]")
+        assert shown_parts(page) >= {"ends", "end date"}
+        assert "number of times" not in shown_parts(page)
+        page.check("input[name=repeat_end][value=count]")
+        assert shown_parts(page) >= {"ends", "number of times"}
+        assert "end date" not in shown_parts(page)
+
+    assert errors == []
+
+
+def test_without_scripts_the_repeat_section_shows_every_field_and_says_which_are_ignored(live_server):
+    call_command("events_user", "eddie", "--password", PASSWORD, "--role", "editor", stdout=StringIO())
+
+    with browser_page(scripts=False) as page:
+        sign_in_to_admin(page, live_server.url, "eddie", PASSWORD, "/admin/events/event/add/")
+        assert shown_parts(page) == set(PARTS)
+        expect(page.locator(".field-repeat_weekdays .help")).to_contain_text("Weekly only (ignored otherwise)")
+        expect(page.locator(".field-repeat_monthly .help")).to_contain_text("Monthly only (ignored otherwise)")

@@ -209,11 +209,15 @@ def test_route_permission_statuses_and_error_shape(api, as_role, client_role, ex
         }
 
 
-def test_rights_read_in_one_query_equal_what_django_computes():
+@pytest.mark.parametrize(
+    "backend", ["events.backends.ThrottledModelBackend", "django.contrib.auth.backends.ModelBackend"]
+)
+def test_rights_read_in_one_query_equal_what_django_computes(settings, backend):
     """roles.load_rights fills ModelBackend's cache with exactly the set ModelBackend would compute."""
     from django.contrib.auth.backends import ModelBackend
     from django.contrib.auth.models import Permission
 
+    settings.AUTHENTICATION_BACKENDS = [backend]
     user = make_user("author")
     user.user_permissions.add(Permission.objects.get(codename="change_user"))
     user.groups.add(Group.objects.get(name="contributor"))

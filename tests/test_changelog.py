@@ -404,6 +404,32 @@ def test_a_deleted_record_names_every_language_it_had_text_in_and_the_events_it_
     assert fed(start) == [("event", event.pk, "updated", []), ("tag", tag.pk, "deleted", ["en", "zh-hant"])]
 
 
+def test_a_new_series_announces_every_occurrence_as_created_with_its_languages(editor):
+    start = last_position()
+    created = post_json(
+        editor,
+        "/events",
+        {
+            "title": "Weekly",
+            "description": "Every week",
+            "start_date": "2031-03-03 20:00",
+            "end_date": "2031-03-03 22:00",
+            "status": "publish",
+            "categories": ["Weekly nights"],
+            "recurrence": {"rules": ["FREQ=WEEKLY;COUNT=4"]},
+        },
+        prefix="/zh-hant",
+    )
+    assert created.status_code == 201, created.content
+    occurrences = sorted(Event.objects.filter(series_id=created.json()["id"]).values_list("pk", flat=True))
+    assert len(occurrences) == 4
+    events = [entry for entry in fed(start) if entry[0] == "event"]
+    # Every occurrence has the text of the first, in the languages it has it in.
+    languages = events[0][3]
+    assert "zh-hant" in languages
+    assert events == [("event", pk, "created", languages) for pk in occurrences]
+
+
 def test_a_series_edit_names_the_languages_on_every_occurrence_it_carries_them_to(editor):
     created = post_json(
         editor,

@@ -272,6 +272,9 @@ def test_the_feed_is_documented_in_its_namespace_document_and_on_the_api_page(ap
     }
     per_page = next(parameter for parameter in operation["parameters"] if parameter["name"] == "per_page")
     assert per_page["schema"]["type"] == "integer" and per_page["schema"]["minimum"] == 1
+    # A string that is not one of the feed's cursors is refused (400): a schema cannot say so.
+    since = next(parameter for parameter in operation["parameters"] if parameter["name"] == "since")
+    assert since["x-server-checked"] is True and "x-server-checked" not in per_page
     assert "201" in document["paths"]["/webhooks"]["post"]["responses"]
     page = api.get("/zh-hans/api-docs/").content.decode()
     assert "http://testserver/zh-hans/wp-json/events-calendar/v1/changes" in page

@@ -621,7 +621,7 @@ def test_image_by_attachment_id_or_url(editor, reference):
 
 @pytest.fixture
 def image_server(settings):
-    settings.EVENTS = {**getattr(settings, "EVENTS", {}), "IMAGE_IMPORT_ALLOWED_HOSTS": ["127.0.0.1"]}
+    settings.EVENTS = {**getattr(settings, "EVENTS", {}), "OUTBOUND_ALLOWED_HOSTS": ["127.0.0.1"]}
     with ImageServer() as server:
         yield server
 

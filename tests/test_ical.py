@@ -131,6 +131,14 @@ def test_event_file_holds_every_detail_the_page_shows(client):
     assert entry.decoded("LAST-MODIFIED") == changed == entry.decoded("DTSTAMP")
 
 
+def test_a_title_written_in_paragraphs_names_its_file_on_one_line(client):
+    event = make_event("<p>Jazz</p>\n<p>Night</p>", start=dt.datetime(2031, 6, 5, 20, 0))
+    feed = event_file(client, event)
+    assert feed.response.status_code == 200
+    name = str(feed.calendar["X-WR-CALNAME"])
+    assert "\n" not in name and name.startswith("Jazz Night")
+
+
 def test_event_page_answers_ical_as_its_ical_link_does(client):
     event = soon()
     by_link = client.get(f"/event/{event.slug}/ical/")

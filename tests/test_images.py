@@ -214,7 +214,7 @@ class ImageServer:
 
 @pytest.fixture
 def image_server(settings):
-    settings.EVENTS = {**getattr(settings, "EVENTS", {}), "IMAGE_IMPORT_ALLOWED_HOSTS": ["127.0.0.1"]}
+    settings.EVENTS = {**getattr(settings, "EVENTS", {}), "OUTBOUND_ALLOWED_HOSTS": ["127.0.0.1"]}
     with ImageServer() as server:
         yield server
 
@@ -256,6 +256,9 @@ def test_import_names_the_file_after_what_the_content_really_is(image_server):
         "http://0.0.0.0/image.png",
         "http://192.168.1.20/image.png",
         "http://[::ffff:127.0.0.1]/image.png",
+        "http://[2002:7f00:1::]/image.png",
+        "http://[64:ff9b::a9fe:a9fe]/image.png",
+        "http://[2001:0:4136:e378:8000:63bf:80ff:fffe]/image.png",
     ],
     ids=[
         "loopback",
@@ -266,6 +269,9 @@ def test_import_names_the_file_after_what_the_content_really_is(image_server):
         "unspecified",
         "private-192",
         "ipv4-mapped-loopback",
+        "6to4-loopback",
+        "nat64-metadata",
+        "teredo-loopback-client",
     ],
 )
 def test_import_refuses_private_and_reserved_addresses(url):
@@ -273,6 +279,24 @@ def test_import_refuses_private_and_reserved_addresses(url):
         import_image_from_url(url, None)
     assert "private or reserved" in refused.value.reason
     assert not Attachment.objects.exists()
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://%31%32%37.0.0.1/image.png",
+        "http://[fe80::1%25lo]/image.png",
+        "http://under_score.example/image.png",
+        "http://empty..label.example/image.png",
+        "http://127.1/image.png",
+    ],
+    ids=["percent-encoded", "zone-id", "underscore", "empty-label", "short-ipv4"],
+)
+def test_import_refuses_a_host_that_is_no_host_name_before_any_look_up(no_lookup, url):
+    with pytest.raises(ImageImportError) as refused:
+        import_image_from_url(url, None)
+    assert "private or reserved" in refused.value.reason
+    assert no_lookup == []
 
 
 @pytest.mark.parametrize(
@@ -341,8 +365,17 @@ def test_import_refuses_a_redirect_to_a_host_that_is_not_allowed(image_server):
     assert "private or reserved" in refused.value.reason
 
 
+def test_import_refuses_a_redirect_to_a_host_that_is_no_host_name(image_server):
+    # urllib decodes the host to 127.0.0.1, an allowed host here: it is refused as written.
+    image_server.routes["/hop.png"] = (302, {"Location": "http://%31%32%37.0.0.1/secret.png"}, b"")
+    with pytest.raises(ImageImportError) as refused:
+        import_image_from_url(image_server.url("/hop.png"), None)
+    assert "private or reserved" in refused.value.reason
+    assert ("GET", "/secret.png") not in image_server.requests
+
+
 def test_import_refuses_loopback_when_the_host_is_not_allowed(settings):
-    settings.EVENTS = {**getattr(settings, "EVENTS", {}), "IMAGE_IMPORT_ALLOWED_HOSTS": []}
+    settings.EVENTS = {**getattr(settings, "EVENTS", {}), "OUTBOUND_ALLOWED_HOSTS": []}
     with ImageServer() as server:
         server.routes["/ok.png"] = (200, {"Content-Type": "image/png"}, image_bytes())
         with pytest.raises(ImageImportError):

@@ -24,7 +24,7 @@ LINKED = {
 
 @pytest.fixture
 def image_server(settings):
-    settings.EVENTS = {**settings.EVENTS, "IMAGE_IMPORT_ALLOWED_HOSTS": ["127.0.0.1"]}
+    settings.EVENTS = {**settings.EVENTS, "OUTBOUND_ALLOWED_HOSTS": ["127.0.0.1"]}
     with ImageServer() as server:
         server.routes["/poster.png"] = (200, {"Content-Type": "image/png"}, image_bytes((300, 200)))
         server.routes["/hall.png"] = (200, {"Content-Type": "image/png"}, image_bytes((320, 240)))

@@ -403,6 +403,23 @@ def test_moving_the_first_occurrence_moves_the_series(editor):
     assert starts(series_list(editor, record["id"])) == [f"{YEAR}-01-{day} 18:00:00" for day in ("05", "12", "19")]
 
 
+def test_moving_the_first_occurrence_onto_another_occurrence_makes_the_series_again_from_there(editor):
+    record = create_series(editor, recurrence={"rules": ["FREQ=WEEKLY;COUNT=3"]})
+    second = series_list(editor, record["id"])[1]
+    response = editor.post(
+        f"{API}/events/{record['id']}",
+        {"start_date": f"{YEAR}-01-12 19:00", "end_date": f"{YEAR}-01-12 20:30"},
+        format="json",
+    )
+    assert response.status_code == 200, response.json()
+    after = series_list(editor, record["id"])
+    assert starts(after) == [f"{YEAR}-01-{day} 19:00:00" for day in ("12", "19", "26")]
+    assert [item["recurrence"]["position"] for item in after] == [1, 2, 3]
+    assert second["id"] not in [item["id"] for item in after]
+    assert Event.objects.get(pk=second["id"]).status == PostStatus.TRASH
+    assert store.stale_rows() == []
+
+
 def test_the_rules_change_only_on_the_first_occurrence(editor):
     record = create_series(editor)
     second = series_list(editor, record["id"])[1]
@@ -580,3 +597,33 @@ def test_an_occurrence_restored_from_the_trash_is_in_its_series_again(editor):
     assert len(records) == 10
     assert {tuple(record["recurrence"]["exclusions"]) for record in records} == {()}
     assert [record["recurrence"]["position"] for record in records] == list(range(1, 11))
+
+
+def test_an_occurrence_does_not_come_back_from_the_trash_onto_a_start_another_holds(editor):
+    series = create_series(editor, recurrence={"rules": ["FREQ=WEEKLY;COUNT=4"]})
+    second = series_list(editor, series["id"])[1]
+    assert editor.delete(f"{API}/events/{second['id']}").status_code == 200
+    # The start leaves the exclusions: the series makes a new occurrence there.
+    response = editor.post(
+        f"{API}/events/{series['id']}", {"recurrence": {"rules": ["FREQ=WEEKLY;COUNT=4"]}}, format="json"
+    )
+    assert response.status_code == 200, response.json()
+    newcomer = series_list(editor, series["id"])[1]
+    assert newcomer["id"] != second["id"] and newcomer["start_date"] == second["start_date"]
+    response = editor.post(f"{API}/events/{second['id']}", {"status": "publish"}, format="json")
+    assert str(newcomer["id"]) in refusal(response, "status")
+    assert Event.objects.get(pk=second["id"]).status == PostStatus.TRASH
+    assert [item["id"] for item in series_list(editor, series["id"])][1] == newcomer["id"]
+
+
+def test_a_first_occurrence_restored_from_the_trash_brings_its_rules_back(editor):
+    series = create_series(editor, recurrence={"rules": ["FREQ=WEEKLY;COUNT=4"]})
+    listed = series_list(editor, series["id"])
+    assert editor.delete(f"{API}/events/{series['id']}?recurrence_scope=all").status_code == 200
+    assert series_list(editor, series["id"]) == []
+    restored = editor.post(f"{API}/events/{series['id']}", {"status": "publish"}, format="json")
+    assert restored.status_code == 200, restored.json()
+    records = series_list(editor, series["id"])
+    assert starts(records) == starts(listed)
+    assert [record["recurrence"]["position"] for record in records] == [1, 2, 3, 4]
+    assert store.stale_rows() == []

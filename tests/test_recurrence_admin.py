@@ -54,12 +54,35 @@ def test_the_monthly_choice_says_the_second_tuesday():
     assert days == [9, 13, 10, 8, 12, 10]
 
 
+def test_fields_of_another_frequency_are_ignored_as_their_help_says():
+    # Without scripts every field of the section shows: a daily series ignores weekdays and "Monthly on".
+    editor = staff_client("editor")
+    page = editor.get("/admin/events/event/add/").content.decode()
+    assert "Weekly only (ignored otherwise)" in page
+    assert "Monthly only (ignored otherwise)" in page
+    data = event_form(
+        **repeat(
+            repeat="DAILY",
+            repeat_weekdays=["TU", "FR"],
+            repeat_monthly="last",
+            repeat_end="count",
+            repeat_count="3",
+            repeat_until="2030-07-20",
+        )
+    )
+    assert editor.post("/admin/events/event/add/", data).status_code == 302
+    first = Event.objects.get(post_parent=None)
+    assert Series.objects.get(pk=first.pk).rules == ["FREQ=DAILY;COUNT=3"]
+
+
 def test_a_bad_rule_is_shown_on_the_form_and_writes_nothing():
     editor = staff_client("editor")
     data = event_form(**repeat(repeat="DAILY", repeat_end="count", repeat_count="5000"))
     response = editor.post("/admin/events/event/add/", data)
     assert response.status_code == 200
-    assert "more than 1000 occurrences" in response.content.decode()
+    assert response.context["adminform"].form.errors == {
+        "repeat_count": ["The series would have more than 1000 occurrences: choose a smaller number."]
+    }
     assert not Event.objects.exists()
 
 
@@ -89,6 +112,123 @@ def test_the_changelist_marks_and_filters_series_and_an_edit_asks_its_scope():
         Event.objects.filter(series_id=first.pk).exclude(status=PostStatus.TRASH).values_list("title_en", flat=True)
     )
     assert titles == {"Jazz nights"}
+
+
+# --- how far a save goes: the series on its first occurrence, the scope asked on the others -----
+
+
+def daily_series(editor, count=5):
+    """Daily from Monday 1 July 2030, `count` times: [first, second, ...]."""
+    data = event_form(**repeat(repeat="DAILY", repeat_end="count", repeat_count=str(count)))
+    assert editor.post("/admin/events/event/add/", data).status_code == 302
+    return list(Event.objects.order_by("start_local"))
+
+
+def titles_by_day(series_id=None):
+    """{day of July 2030: title} of the live occurrences (of one series, or all of them)."""
+    events = Event.objects.exclude(status=PostStatus.TRASH)
+    if series_id is not None:
+        events = events.filter(series_id=series_id)
+    return {event.start_local.day: event.title_en for event in events.order_by("start_local")}
+
+
+def change_form(event, **fields):
+    """The change form of `event` as its page posts it, with `fields` typed."""
+    clock = event.start_local
+    return event_form(
+        slug=event.slug,
+        start_0=f"{clock:%Y-%m-%d}",
+        end_0=f"{clock:%Y-%m-%d}",
+        **repeat(repeat="DAILY", repeat_end="count", repeat_count="5"),
+        **fields,
+    )
+
+
+def test_the_first_occurrences_page_says_a_save_changes_the_whole_series_and_asks_no_scope():
+    editor = staff_client("editor")
+    first, second, *_others = daily_series(editor)
+    Event.objects.filter(pk=second.pk).update(series_edits=["title_en"])
+    page = editor.get(f"/admin/events/event/{first.pk}/change/").content.decode()
+    assert 'name="recurrence_scope"' not in page
+    assert "This event is the first of a series of 5 occurrences: saving it changes all of them." in page
+    assert "1 occurrence keeps what was changed on it alone." in page
+    # The other occurrences ask.
+    page = editor.get(f"/admin/events/event/{second.pk}/change/").content.decode()
+    assert 'name="recurrence_scope"' in page
+    assert "the first of a series" not in page
+
+
+def test_renaming_the_first_occurrence_with_a_rule_change_renames_every_occurrence():
+    editor = staff_client("editor")
+    first, *_others = daily_series(editor, count=3)
+    # A scope sent anyway is not a field of this page: the series changes as a whole.
+    response = editor.post(
+        f"/admin/events/event/{first.pk}/change/",
+        change_form(first, title_en="Jazz nights", recurrence_scope="this"),
+    )
+    assert response.status_code == 302, response.content.decode()[:3000]
+    assert Series.objects.get(pk=first.pk).rules == ["FREQ=DAILY;COUNT=5"]
+    assert titles_by_day() == dict.fromkeys((1, 2, 3, 4, 5), "Jazz nights")
+    assert set(Event.objects.values_list("series_id", flat=True)) == {first.pk}
+
+
+def test_renaming_the_first_occurrence_keeps_what_was_changed_on_an_occurrence_alone():
+    editor = staff_client("editor")
+    first, second, third, *_others = daily_series(editor)
+    assert (
+        editor.post(
+            f"/admin/events/event/{third.pk}/change/",
+            change_form(third, title_en="Jazz and poetry", recurrence_scope="this"),
+        ).status_code
+        == 302
+    )
+    assert (
+        editor.post(f"/admin/events/event/{first.pk}/change/", change_form(first, title_en="Jazz nights")).status_code
+        == 302
+    )
+    assert titles_by_day() == {
+        1: "Jazz nights",
+        2: "Jazz nights",
+        3: "Jazz and poetry",
+        4: "Jazz nights",
+        5: "Jazz nights",
+    }
+
+
+@pytest.mark.parametrize(
+    ("scope", "titles", "new_series"),
+    [
+        pytest.param(
+            "this",
+            {1: "Jazz night", 2: "Jazz night", 3: "Late jazz", 4: "Jazz night", 5: "Jazz night"},
+            False,
+            id="this-occurrence-only",
+        ),
+        pytest.param(
+            "following",
+            {1: "Jazz night", 2: "Jazz night", 3: "Late jazz", 4: "Late jazz", 5: "Late jazz"},
+            True,
+            id="this-and-the-following",
+        ),
+        pytest.param("all", dict.fromkeys((1, 2, 3, 4, 5), "Late jazz"), False, id="all-occurrences"),
+    ],
+)
+def test_another_occurrence_is_changed_as_far_as_the_scope_chosen(scope, titles, new_series):
+    editor = staff_client("editor")
+    first, _second, third, *_others = daily_series(editor)
+    response = editor.post(
+        f"/admin/events/event/{third.pk}/change/", change_form(third, title_en="Late jazz", recurrence_scope=scope)
+    )
+    assert response.status_code == 302, response.content.decode()[:3000]
+    assert titles_by_day() == titles
+    if new_series:
+        # The third occurrence starts a new series of three; the old one ends before it.
+        assert titles_by_day(third.pk) == {3: "Late jazz", 4: "Late jazz", 5: "Late jazz"}
+        assert Series.objects.get(pk=third.pk).rules == ["FREQ=DAILY;COUNT=3"]
+        assert titles_by_day(first.pk) == {1: "Jazz night", 2: "Jazz night"}
+    else:
+        assert titles_by_day(first.pk) == titles
+        assert Series.objects.get(pk=first.pk).rules == ["FREQ=DAILY;COUNT=5"]
 
 
 # --- the live preview of the next dates ----------------------------------------------------------
@@ -159,8 +299,65 @@ def test_the_preview_lists_ten_dates_with_extra_and_excluded_ones_in_the_editors
     assert len(starts) == 10
     assert answer["count"] == 1 + 1 + 34 - 1
     assert answer["rules"] == ["每2天，直到2027年12月31日"]
-    assert answer["summary"] == "共35次。"
+    # The count says why it differs from the rule's (test_the_previews_count_says_why_it_differs_from_the_rules).
+    assert "35" in answer["summary"]
     assert answer["heading"] == "接下来的日期（America/New_York）"
+
+
+@pytest.mark.parametrize(
+    ("fields", "summary"),
+    [
+        pytest.param({}, "6 occurrences in all.", id="as-the-rule-says"),
+        pytest.param(
+            {"repeat_exclusions": "2027-11-02 19:00"}, "5 occurrences in all (1 excluded).", id="an-exclusion"
+        ),
+        pytest.param({"repeat_exclusions": "2027-11-03 19:00"}, "6 occurrences in all.", id="an-exclusion-of-no-date"),
+        pytest.param({"repeat_dates": "2027-11-04 19:00"}, "7 occurrences in all (1 extra date).", id="an-extra-date"),
+        pytest.param({"repeat_dates": "2027-11-09 19:00"}, "6 occurrences in all.", id="an-extra-date-the-rule-gives"),
+        pytest.param(
+            {"repeat_dates": "2027-11-04 19:00\n2027-11-05", "repeat_exclusions": "2027-11-02 19:00"},
+            "7 occurrences in all (1 excluded and 2 extra dates).",
+            id="both",
+        ),
+        pytest.param(
+            {"start_0": "2027-10-24"},
+            "7 occurrences in all (the first occurrence, which the rule skips).",
+            id="a-start-the-rule-skips",
+        ),
+    ],
+)
+def test_the_previews_count_says_why_it_differs_from_the_rules(fields, summary):
+    # Tuesdays from Tuesday 26 October 2027, six times.
+    answer = (
+        staff_client("editor")
+        .get(
+            PREVIEW,
+            typed(
+                **{
+                    "start_0": "2027-10-26",
+                    "repeat": "WEEKLY",
+                    "repeat_weekdays": ["TU"],
+                    "repeat_end": "count",
+                    "repeat_count": "6",
+                    **fields,
+                }
+            ),
+        )
+        .json()
+    )
+    assert answer["rules"] == ["Every Tuesday, 6 times"]
+    assert answer["summary"] == summary
+    assert answer["summary"].startswith(f"{answer['count']} occurrences")
+
+
+def test_an_open_ended_series_count_says_its_exclusions_too():
+    answer = (
+        staff_client("editor")
+        .get(PREVIEW, typed(repeat="WEEKLY", repeat_exclusions="2027-10-31 19:00\n2027-11-07 19:00"))
+        .json()
+    )
+    assert answer["summary"].startswith(f"{answer['count']} occurrences until ")
+    assert answer["summary"].endswith(" (2 excluded), then more as time goes on.")
 
 
 def test_an_open_ended_series_is_previewed_up_to_the_horizon_as_a_save_makes_it():
@@ -184,20 +381,33 @@ def test_an_open_ended_series_past_the_horizon_is_saved_with_its_first_occurrenc
 @pytest.mark.parametrize(
     ("fields", "message"),
     [
-        (
+        pytest.param(
             {"repeat": "DAILY", "repeat_end": "count", "repeat_count": "5000"},
-            "The series would have more than 1000 occurrences: end it sooner (COUNT or UNTIL).",
+            "Number of times: The series would have more than 1000 occurrences: choose a smaller number.",
+            id="too-many-times",
         ),
-        ({"repeat": "DAILY", "repeat_end": "count", "repeat_count": "two"}, "Number of times: Enter a whole number."),
-        (
+        pytest.param(
+            {"repeat": "DAILY", "repeat_end": "until", "repeat_until": "2031-12-31"},
+            "End date: The series would have more than 1000 occurrences: choose an earlier date.",
+            id="an-end-date-too-far",
+        ),
+        pytest.param(
+            {"repeat": "DAILY", "repeat_end": "count", "repeat_count": "two"},
+            "Number of times: Enter a whole number.",
+            id="not-a-number",
+        ),
+        pytest.param(
             {"repeat": "WEEKLY", "repeat_end": "until", "repeat_until": "2027-10-01"},
-            "The rule ends (UNTIL) before the first occurrence starts.",
+            "End date: The first occurrence starts after this date.",
+            id="an-end-date-before-the-start",
         ),
-        (
-            {"repeat": "WEEKLY", "repeat_dates": "next Tuesday"},
-            "“next Tuesday” is not a date of the form Y-m-d H:i:s.",
+        pytest.param({"repeat": "WEEKLY", "start_1": ""}, "Start: This field is required.", id="no-start"),
+        pytest.param(
+            # 22:00 on the calendar's last day in New York is already past its end in UTC, as a save says.
+            {"repeat": "WEEKLY", "start_0": "9999-12-31", "start_1": "22:00"},
+            "Start: Invalid parameter.",
+            id="a-start-past-the-calendars-end",
         ),
-        ({"repeat": "WEEKLY", "start_1": ""}, "Start: This field is required."),
     ],
 )
 def test_the_preview_shows_the_forms_own_refusal(fields, message):
@@ -206,13 +416,52 @@ def test_the_preview_shows_the_forms_own_refusal(fields, message):
     assert response.json() == {"errors": [message]}
 
 
-def test_the_form_shows_the_same_refusal_as_the_preview():
+@pytest.mark.parametrize(
+    ("fields", "label"),
+    [
+        pytest.param({"repeat": "WEEKLY", "repeat_dates": "next Tuesday"}, "Extra dates", id="an-extra-date"),
+        pytest.param(
+            {"repeat": "WEEKLY", "repeat_dates": "2027-10-01 19:00"}, "Extra dates", id="an-extra-date-too-early"
+        ),
+        pytest.param({"repeat": "", "repeat_dates": "next Tuesday"}, "Extra dates", id="dates-alone"),
+        pytest.param({"repeat": "WEEKLY", "repeat_exclusions": "next Tuesday"}, "Excluded dates", id="an-exclusion"),
+        pytest.param(
+            {"repeat": "WEEKLY", "repeat_exclusions": "2027-10-24 19:00"}, "Excluded dates", id="the-first-excluded"
+        ),
+    ],
+)
+def test_the_preview_says_which_dates_are_refused(fields, label):
+    [message] = staff_client("editor").get(PREVIEW, typed(**fields)).json()["errors"]
+    assert message.startswith(f"{label}: ")
+
+
+def test_the_previews_refusals_name_the_forms_fields_not_the_rules_parts(settings):
+    settings.EVENTS = {"MAX_OCCURRENCES_PER_SERIES": 20}
+    editor = staff_client("editor")
+    refusals = {
+        "repeat_end": typed(repeat="DAILY"),
+        "repeat_count": typed(repeat="DAILY", repeat_end="count", repeat_count="21"),
+        "repeat_until": typed(repeat="DAILY", repeat_end="until", repeat_until="2027-11-30"),
+        "repeat_dates": typed(repeat="", repeat_dates="\n".join(f"2027-11-{day:02} 19:00" for day in range(1, 25))),
+    }
+    labels = {"repeat_end": "Ends", "repeat_count": "Number of times", "repeat_until": "End date"}
+    for field, query in refusals.items():
+        [message] = editor.get(PREVIEW, query).json()["errors"]
+        assert message.startswith(f"{labels.get(field, 'Extra dates')}: The series would have more than 20 "), field
+        assert not {"COUNT", "UNTIL", "RRULE", "FREQ"} & set(message.replace(".", " ").split()), message
+
+
+def test_the_form_shows_the_same_refusal_as_the_preview_on_the_same_field():
     editor = staff_client("editor")
     data = event_form(**repeat(repeat="WEEKLY", repeat_end="until", repeat_until="2030-06-01"))
-    page = editor.post("/admin/events/event/add/", data).content.decode()
-    assert "The rule ends (UNTIL) before the first occurrence starts." in page
+    response = editor.post("/admin/events/event/add/", data)
+    assert response.status_code == 200
+    assert response.context["adminform"].form.errors == {
+        "repeat_until": ["The first occurrence starts after this date."]
+    }
+    assert not Event.objects.exists()
     preview = editor.get(PREVIEW, {**data, "start_1": "19:30"}).json()
-    assert preview == {"errors": ["The rule ends (UNTIL) before the first occurrence starts."]}
+    assert preview == {"errors": ["End date: The first occurrence starts after this date."]}
 
 
 def test_the_preview_writes_nothing():

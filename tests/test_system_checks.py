@@ -16,7 +16,7 @@ except ImportError:
 
 PROBLEMS = [
     (f"{FRAMEWORK}.backends.immediate.ImmediateBackend", "events.E002"),
-    (f"{FRAMEWORK}.backends.dummy.DummyBackend", "events.W002"),
+    (f"{FRAMEWORK}.backends.dummy.DummyBackend", "events.W004"),
     ("no.such.Backend", "events.E001"),
 ]
 
@@ -26,7 +26,7 @@ def test_check_names_the_setting_when_deliveries_would_not_run_in_a_worker(backe
     with override_settings(TASKS={"default": {"BACKEND": backend}}), pytest.raises(SystemCheckError) as refusal:
         call_command("check", fail_level="WARNING", stdout=StringIO(), stderr=StringIO())
     assert check_id in str(refusal.value)
-    assert "TASKS" in str(refusal.value) and "db_worker" in str(refusal.value)
+    assert "TASKS" in str(refusal.value) and "events_worker" in str(refusal.value)
 
 
 def test_the_database_backend_passes():

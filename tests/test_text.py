@@ -4,6 +4,8 @@ Most expectations are WordPress's own: they come from core's PHPUnit suite (wpTe
 wpAutop, sanitizeTitleWithDashes) or from running the PHP functions on the same input.
 """
 
+import re
+
 import pytest
 
 from events.text import (
@@ -393,3 +395,27 @@ def test_escape_html(value, expected):
 )
 def test_escape_url(value, expected):
     assert escape_url(value) == expected
+
+
+# WordPress's own pattern (wp_strip_all_tags), the reference the linear scan must agree with.
+WORDPRESS_SCRIPT_OR_STYLE = re.compile(r"<(script|style)[^>]*?>.*?</\1>", re.IGNORECASE | re.DOTALL)
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "a<script>x</script>b",
+        "<STYLE type=x>p{}</style>kept<script>1</SCRIPT>",
+        "<script>never ended",
+        "<script>" * 50 + "</script>tail",
+        "<script" * 50 + ">",
+        "<style>a</style><script>b</script><style>c",
+        "<scriptx>inside</script>after",
+        "<p>no script</p>",
+        "</script><script>",
+    ],
+)
+def test_scripts_and_styles_are_removed_as_wordpress_removes_them(value):
+    from events.text import _without_scripts_and_styles
+
+    assert _without_scripts_and_styles(value) == WORDPRESS_SCRIPT_OR_STYLE.sub("", value)

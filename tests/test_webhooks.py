@@ -7,7 +7,7 @@ import threading
 
 import pytest
 from django.core.management import call_command
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 from standardwebhooks.webhooks import Webhook
 
@@ -31,6 +31,7 @@ class Receiver:
     def __init__(self, answers=()):
         self.answers = list(answers)
         self.received = []
+        self.paths = []
         self.arrived = threading.Event()
         self.release = threading.Event()
         self.release.set()
@@ -40,6 +41,7 @@ class Receiver:
             def do_POST(self):
                 body = self.rfile.read(int(self.headers["Content-Length"])).decode()
                 receiver.received.append(({name.lower(): value for name, value in self.headers.items()}, body))
+                receiver.paths.append(self.path)
                 receiver.arrived.set()
                 receiver.release.wait(30)
                 status = receiver.answers.pop(0) if receiver.answers else 200
@@ -65,9 +67,44 @@ class Receiver:
         self.server.server_close()
 
 
+class TricklingReceiver:
+    """An HTTP server on 127.0.0.1 that answers a POST with its status line, then one header byte a
+    second: each read gets a byte in time, so only a deadline for the whole attempt ends it."""
+
+    HEAD = b"X-Slow: aaaaaaaa\r\n\r\n"
+
+    def __init__(self):
+        stop = self.stop_sending = threading.Event()
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_POST(self):
+                self.rfile.read(int(self.headers["Content-Length"]))
+                try:
+                    self.wfile.write(b"HTTP/1.0 200 OK\r\n")
+                    for byte in TricklingReceiver.HEAD:
+                        if stop.wait(1):
+                            return
+                        self.wfile.write(bytes([byte]))
+                except OSError:
+                    return
+
+            def log_message(self, *args):
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/slow"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    def stop(self):
+        self.stop_sending.set()
+        self.server.shutdown()
+        self.server.server_close()
+
+
 @pytest.fixture
 def receiver(settings):
-    settings.EVENTS = {"IMAGE_IMPORT_ALLOWED_HOSTS": ["127.0.0.1"]}
+    settings.EVENTS = {"OUTBOUND_ALLOWED_HOSTS": ["127.0.0.1"]}
     made = Receiver()
     yield made
     made.stop()
@@ -155,6 +192,105 @@ def test_bad_subscriptions_are_400_in_the_contract_shape(admin, fields, param, s
     assert WebhookSubscription.objects.count() == 0
 
 
+PRIVATE_REFUSAL = (
+    "url may not point to a private or reserved network address "
+    "(the site's OUTBOUND_ALLOWED_HOSTS setting can allow a host)."
+)
+
+
+def test_the_former_name_of_the_outbound_allow_list_still_allows_a_host_and_is_reported(admin, settings):
+    from io import StringIO
+
+    from django.core.management import call_command
+    from django.core.management.base import SystemCheckError
+
+    settings.EVENTS = {"IMAGE_IMPORT_ALLOWED_HOSTS": ["127.0.0.1"]}
+    assert subscribe(admin, "http://127.0.0.1/hook").status_code == 201
+    with pytest.raises(SystemCheckError, match="events.W005"):
+        call_command("check", fail_level="WARNING", stdout=StringIO(), stderr=StringIO())
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://[2002:7f00:1::]/hook",
+        "http://[2002:a9fe:a9fe::1]/hook",
+        "http://[64:ff9b::7f00:1]/hook",
+        "http://[64:ff9b::a00:1]/hook",
+        "http://[64:ff9b:1::808:808]/hook",
+        "http://[2001:0:4136:e378:8000:63bf:80ff:fffe]/hook",
+        "http://[::ffff:127.0.0.1]/hook",
+        "http://[::127.0.0.1]/hook",
+        "http://[::8.8.8.8]/hook",
+    ],
+    ids=[
+        "6to4-loopback",
+        "6to4-metadata",
+        "nat64-loopback",
+        "nat64-private",
+        "local-nat64-any",
+        "teredo-loopback-client",
+        "mapped-loopback",
+        "compatible-loopback",
+        "compatible-any",
+    ],
+)
+def test_ipv6_addresses_are_refused_for_the_ipv4_address_they_carry(admin, settings, url):
+    settings.EVENTS = {}
+    response = subscribe(admin, url)
+    assert response.status_code == 400
+    body = response.json()
+    assert (body["code"], body["data"]["params"]["url"]) == ("rest_invalid_param", PRIVATE_REFUSAL)
+    assert WebhookSubscription.objects.count() == 0
+
+
+@pytest.mark.parametrize(
+    "url",
+    ["http://[2002:808:808::1]/hook", "http://[64:ff9b::808:808]/hook", "http://[::ffff:8.8.8.8]/hook"],
+    ids=["6to4", "nat64", "mapped"],
+)
+def test_ipv6_addresses_that_carry_a_public_ipv4_address_are_accepted(admin, settings, url):
+    settings.EVENTS = {}
+    response = subscribe(admin, url)
+    assert response.status_code == 201
+    assert response.json()["url"] == url
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://%31%32%37.0.0.1/hook",
+        "http://[fe80::1%25lo]/hook",
+        "http://under_score.example/hook",
+        "http://empty..label.example/hook",
+        f"http://{'a' * 64}.example/hook",
+        f"http://{'.'.join(['a' * 60] * 5)}/hook",
+        "http://-dash.example/hook",
+        "http://127.1/hook",
+        "http://0x7f.0.0.1/hook",
+    ],
+    ids=[
+        "percent-encoded",
+        "zone-id",
+        "underscore",
+        "empty-label",
+        "long-label",
+        "long-name",
+        "leading-hyphen",
+        "short-ipv4",
+        "hex-ipv4",
+    ],
+)
+def test_a_host_that_is_no_host_name_is_refused_before_any_look_up(admin, settings, no_lookup, url):
+    settings.EVENTS = {}
+    response = subscribe(admin, url)
+    assert response.status_code == 400
+    body = response.json()
+    assert (body["code"], body["data"]["params"]["url"]) == ("rest_invalid_param", PRIVATE_REFUSAL)
+    assert no_lookup == []
+    assert WebhookSubscription.objects.count() == 0
+
+
 def test_the_admin_makes_a_subscription_with_a_secret_and_shows_why_it_was_disabled(receiver):
     staff = staff_client("administrator")
     response = staff.post(
@@ -208,8 +344,8 @@ def test_a_receiver_answering_500_then_200_gets_the_same_webhook_id_again(admin,
     deliver()
     pending = WebhookDelivery.objects.get()
     assert (pending.status, pending.response_status, pending.attempts) == (DeliveryStatus.PENDING, 500, 1)
-    # The first retry comes within seconds.
-    assert pending.next_attempt - pending.last_attempt == dt.timedelta(seconds=5)
+    # The first retry comes within seconds of the attempt's end (last_attempt is its start).
+    assert pending.next_attempt - pending.last_attempt >= dt.timedelta(seconds=5)
     deliver()
     assert len(receiver.received) == 1
     WebhookDelivery.objects.update(next_attempt=timezone.now())
@@ -281,11 +417,102 @@ def test_a_receiver_on_a_private_address_is_not_reached_without_the_allow_list(a
     assert "private" in refused.error
 
 
+def test_the_guard_refuses_a_stored_url_that_is_no_host_name_at_the_connection(receiver, no_lookup):
+    # Stored before the check existed: the guard at the connection refuses it too, without a look-up.
+    WebhookSubscription.objects.create(
+        url="http://under_score.example/hook", kinds=["event"], actions=["created"], secret="whsec_AAAA"
+    )
+    make_event()
+    changes.finished()
+    deliver()
+    refused = WebhookDelivery.objects.get()
+    assert (refused.status, refused.response_status) == (DeliveryStatus.PENDING, None)
+    assert "private" in refused.error
+    assert receiver.received == [] and no_lookup == []
+
+
+def test_a_trickling_receiver_is_cut_off_at_the_deadline_and_another_is_served_in_the_same_run(
+    admin, receiver, monkeypatch
+):
+    monkeypatch.setattr(delivery, "TIMEOUT_SECONDS", 2)
+    trickling = TricklingReceiver()
+    try:
+        # The trickling receiver's subscription is the older one: its attempt comes first.
+        slow_id = subscribe(admin, trickling.url).json()["id"]
+        served_id = subscribe(admin, receiver.url).json()["id"]
+        make_event()
+        changes.finished()
+        deliver()
+    finally:
+        trickling.stop()
+    [slow] = admin.get(f"{HOOKS}/{slow_id}/deliveries").json()
+    assert (slow["status"], slow["attempts"], slow["response_status"]) == ("pending", 1, None)
+    assert slow["error"] == "The receiver did not answer within 2 seconds."
+    # The wait before the retry counts from the attempt's end, which came at the deadline.
+    started, retry = (dt.datetime.fromisoformat(slow[field]) for field in ("last_attempt", "next_attempt"))
+    assert retry - started >= dt.timedelta(seconds=2) + delivery.RETRY_DELAYS[0]
+    [served] = admin.get(f"{HOOKS}/{served_id}/deliveries").json()
+    assert (served["status"], served["response_status"]) == ("succeeded", 200)
+    assert len(receiver.received) == 1
+
+
+def test_a_round_gives_each_subscription_one_attempt_so_a_backlog_does_not_hold_up_others(admin, receiver):
+    subscribe(admin, f"{receiver.url}/backlog")
+    for _number in range(3):
+        make_event()
+    changes.finished()
+    subscribe(admin, f"{receiver.url}/other")
+    make_event()
+    changes.finished()
+    deliver()
+    assert receiver.paths == ["/hook/backlog", "/hook/other", "/hook/backlog", "/hook/backlog", "/hook/backlog"]
+    assert set(WebhookDelivery.objects.values_list("status", flat=True)) == {DeliveryStatus.SUCCEEDED}
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_no_transaction_or_lock_is_held_while_a_receiver_holds_the_request(admin, receiver):
+    """While the receiver holds the request, the worker's connection is not idle in a transaction,
+    the subscription's and the delivery's rows can be locked at once, and a second worker does not
+    take the subscription's turn."""
+    hook_id = subscribe(admin, receiver.url).json()["id"]
+    make_event()
+    receiver.release.clear()
+
+    def work():
+        try:
+            deliver()
+        finally:
+            connection.close()
+
+    worker = threading.Thread(target=work)
+    worker.start()
+    try:
+        assert receiver.arrived.wait(60), "no delivery"
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                "AND pid <> pg_backend_pid() AND state LIKE 'idle in transaction%%'"
+            )
+            assert cursor.fetchone()[0] == 0
+        with transaction.atomic():
+            WebhookSubscription.objects.select_for_update(nowait=True).get(pk=hook_id)
+            WebhookDelivery.objects.select_for_update(nowait=True).get()
+        assert delivery.deliver_next(hook_id) is None
+        assert len(receiver.received) == 1
+    finally:
+        receiver.release.set()
+        worker.join(60)
+    assert not worker.is_alive()
+    assert len(receiver.received) == 1
+    assert WebhookDelivery.objects.get().status == DeliveryStatus.SUCCEEDED
+
+
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_a_worker_killed_mid_delivery_loses_nothing(admin, receiver):
-    """The worker dies while the receiver holds its request: the delivery stays due and the next
-    worker sends it again, with the same webhook-id."""
+    """The worker dies while the receiver holds its request: the delivery stays pending, claimed
+    until its claim lapses, and then the next worker sends it again, with the same webhook-id."""
     import os
     import signal
     import subprocess
@@ -299,7 +526,7 @@ def test_a_worker_killed_mid_delivery_loses_nothing(admin, receiver):
     database = connection.settings_dict
     script = (
         "import django; django.setup(); from django.conf import settings; "
-        "settings.EVENTS = {'IMAGE_IMPORT_ALLOWED_HOSTS': ['127.0.0.1']}; "
+        "settings.EVENTS = {'OUTBOUND_ALLOWED_HOSTS': ['127.0.0.1']}; "
         "from django.core.management import call_command; call_command('events_deliver', '--until-idle')"
     )
     env = {
@@ -319,6 +546,10 @@ def test_a_worker_killed_mid_delivery_loses_nothing(admin, receiver):
             worker.kill()
         receiver.release.set()
     assert WebhookDelivery.objects.get().status == DeliveryStatus.PENDING
+    # Until the claim lapses, no other worker takes the subscription's turn.
+    deliver()
+    assert len(receiver.ids()) == 1
+    WebhookDelivery.objects.update(claimed_until=timezone.now())
     deliver()
     assert len(set(receiver.ids())) == 1 and len(receiver.ids()) == 2
     assert WebhookDelivery.objects.get().status == DeliveryStatus.SUCCEEDED

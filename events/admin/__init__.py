@@ -9,6 +9,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import gettext_noop
 
 from . import application_passwords, events, images, organizers, terms, venues, webhooks  # noqa: F401  (registers the pages)
+from .login import AdminLoginForm
 
 # Editors work in the calendar's admin, not "Django administration"; a site that named its admin
 # site itself keeps its names.
@@ -16,6 +17,10 @@ if admin.site.site_header is AdminSite.site_header:
     admin.site.site_header = _("Events calendar")
 if admin.site.site_title is AdminSite.site_title:
     admin.site.site_title = _("Events calendar administration")
+# A locked sign-in is told it is locked and for how long, not that its password is wrong; a site
+# with a login form of its own keeps it (the lock holds anyway: events.backends).
+if admin.site.login_form is None:
+    admin.site.login_form = AdminLoginForm
 
 # Strings of other apps' admin pages that their catalogs leave in English in Chinese (the token
 # pages' Traditional Chinese, the organizers' drag handles). Named here so that makemessages keeps

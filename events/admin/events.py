@@ -24,6 +24,7 @@ from ..cost import CostInput, parse_cost_input
 from ..exceptions import InvalidValue
 from ..models import Category, Event, EventOrganizer, PostStatus, Tag, Taxonomy
 from ..services.events import FLAGS, create_event, trash_event, update_event
+from ..services.recurrence import take_turn
 from ..services.schedule import site_zone_name, wall_clock
 from .actions import duplicate_as_draft, restore_from_trash
 from .actions import move_to_trash as trash_selected
@@ -43,8 +44,11 @@ from .recurrence import (
     others_staying,
     preview,
     recurrence_from_form,
+    refuse_as_a_save_would,
     series_mark,
+    series_scope,
     trashed_alone_message,
+    whole_series_note,
 )
 from .widgets import TaxonomyAutocomplete, WallClockField, zone_choices
 from .writes import given, translated
@@ -97,14 +101,15 @@ class EventAdminForm(PostAdminForm, RecurrenceFields):
         self.setup_recurrence(event)
 
     def setup_recurrence(self, event):
-        """The repeat section edits the series on its first occurrence; the other occurrences ask
-        instead how far a change goes (this one, the following ones, all)."""
+        """The repeat section edits the series on its first occurrence, where a save changes the
+        whole series (docs/editors.md); the other occurrences ask instead how far a change goes
+        (this one, the following ones, all)."""
         for name, value in initial_from_series(event).items():
             self.initial.setdefault(name, value)
         in_series = event.pk is not None and event.series_id is not None
-        if not in_series:
+        if not in_series or event.series_id == event.pk:
             self.fields.pop("recurrence_scope", None)
-        elif event.series_id != event.pk:
+        if in_series and event.series_id != event.pk:
             for name in REPEAT_FIELDS:
                 if name in self.fields:
                     self.fields[name].disabled = True
@@ -132,7 +137,17 @@ class EventAdminForm(PostAdminForm, RecurrenceFields):
             too_early = end.date() < start.date() if cleaned.get("all_day") else end < start
             if too_early:
                 self.add_error("end", _("The end cannot come before the start."))
+        if self.writes_recurrence():
+            # The section's refusals on its fields, in the form's words, as its live preview shows them.
+            refuse_as_a_save_would(self)
         return cleaned
+
+    def writes_recurrence(self):
+        """Whether a save writes the repeat section: where it edits the series (an event outside a
+        series, a series' first occurrence) and every field of a new event, the changed ones else."""
+        event = self.instance
+        first_or_alone = event.series_id is None or event.series_id == event.pk
+        return first_or_alone and given(self, event.pk is None, *REPEAT_FIELDS)
 
 
 class EventOrganizerForm(forms.ModelForm):
@@ -337,6 +352,10 @@ class EventAdmin(SortableAdminBase, PostAdmin):
         # Said now: a deleted record has no ID any more.
         ended = [deleted_first_message(first, staying[first.pk]) for first in firsts if staying.get(first.pk)]
         with transaction.atomic():
+            for event in sorted(events, key=lambda event: event.pk):
+                # Each in the turn a write to it takes, read again in it: Django's deletion would
+                # otherwise lock the occurrences before their series, against every series write.
+                take_turn(event)
             for event in events:
                 live_occurrence = event.series_id not in (None, event.pk) and event.status != PostStatus.TRASH
                 if live_occurrence and event.series_id not in leaving:
@@ -385,7 +404,10 @@ class EventAdmin(SortableAdminBase, PostAdmin):
         fieldsets = super().get_fieldsets(request, obj)
         if obj is None or obj.series_id is None:
             return fieldsets
-        # Editing an occurrence asks first how far the change goes.
+        if obj.series_id == obj.pk:
+            # The series' first occurrence: nothing to ask, but what a save changes is said first.
+            return ((_("Recurring series"), {"fields": (), "description": whole_series_note(obj)}), *fieldsets)
+        # Editing another occurrence asks first how far the change goes.
         return ((_("Recurring series"), {"fields": ("recurrence_scope",)}), *fieldsets)
 
     @admin.display(description=_("when"), ordering="start_utc")
@@ -456,8 +478,7 @@ class EventAdmin(SortableAdminBase, PostAdmin):
                 fields[name] = list(data[name])
         if creating or any(formset.has_changed() for formset in formsets):
             fields["organizer"] = linked_organizers(formsets)
-        first_or_alone = form.instance.series_id is None or form.instance.series_id == form.instance.pk
-        if first_or_alone and given(form, creating, *REPEAT_FIELDS):
+        if form.writes_recurrence():
             written = recurrence_from_form(data, data.get("start") or wall_clock(form.instance.start_local))
             if written is not None or form.instance.series_id is not None:
                 fields["recurrence"] = written
@@ -482,6 +503,6 @@ class EventAdmin(SortableAdminBase, PostAdmin):
         if creating:
             create_event(request.user, fields, event=record)
         else:
-            scope = form.cleaned_data.get("recurrence_scope") or None if record.series_id is not None else None
+            scope = series_scope(record, form.cleaned_data.get("recurrence_scope"))
             update_event(record, request.user, fields, scope=scope)
         give_awaiting_records_the_event_status(request, record)

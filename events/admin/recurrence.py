@@ -1,6 +1,7 @@
 """The event form's recurrence section, written for people (not RRULE), the changelist's series mark and filter."""
 
 import datetime as dt
+import json
 
 from django import forms
 from django.contrib import admin
@@ -12,9 +13,10 @@ from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from .. import dates as zones
+from ..conf import events_settings
 from ..exceptions import InvalidValue
 from ..models import Event, PostStatus, Series
-from ..recurrence_words import DAY_CODES, rule_in_words
+from ..recurrence_words import DAY_CODES, joined, rule_in_words
 from ..services import recurrence
 from ..services.schedule import set_event_times, site_zone_name, wall_clock, zone_for
 from .widgets import WallClockField, zone_choices
@@ -32,6 +34,25 @@ FORM_FIELDS = (
     "repeat_dates",
     "repeat_exclusions",
 )
+
+
+# The interval's help for each frequency: recurrence_preview.js shows the chosen one's.
+INTERVAL_HELP = {
+    "DAILY": _("In days: 1 is every day, 2 every other day…"),
+    "WEEKLY": _("In weeks: 1 is every week, 2 every other week…"),
+    "MONTHLY": _("In months: 1 is every month, 2 every other month…"),
+    "YEARLY": _("In years: 1 is every year, 2 every other year…"),
+}
+
+
+class IntervalInput(forms.NumberInput):
+    """The interval's input, carrying its help for each frequency in the page's language."""
+
+    def get_context(self, name, value, attrs):
+        context = super().get_context(name, value, attrs)
+        texts = {frequency: str(text) for frequency, text in INTERVAL_HELP.items()}
+        context["widget"]["attrs"]["data-help-texts"] = json.dumps(texts, ensure_ascii=False)
+        return context
 
 
 def _dates_text(dates):
@@ -58,14 +79,17 @@ class RecurrenceFields(forms.Form):
         max_value=999,
         initial=1,
         required=False,
-        help_text=_("1: every day, week, month or year; 2: every other one…"),
+        widget=IntervalInput,
+        help_text=_("In days, weeks, months or years, as Repeat says: 1 is every one, 2 every other one…"),
     )
+    # Without scripts every field of the section shows: those of another frequency say that they
+    # are ignored, as rule_from_form ignores them.
     repeat_weekdays = forms.MultipleChoiceField(
         label=_("On"),
         required=False,
         widget=forms.CheckboxSelectMultiple,
         choices=[(code, WEEKDAYS[index]) for index, code in enumerate(DAY_CODES)],
-        help_text=_("Weekly: the days of the week; none: the start's day."),
+        help_text=_("Weekly only (ignored otherwise): the days of the week; none: the start's day."),
     )
     repeat_monthly = forms.ChoiceField(
         label=_("Monthly on"),
@@ -75,6 +99,7 @@ class RecurrenceFields(forms.Form):
             (WEEKDAY_OF_MONTH, _("the same weekday (e.g. the second Tuesday)")),
             (LAST_WEEKDAY, _("the last such weekday of the month")),
         ],
+        help_text=_("Monthly only (ignored otherwise)."),
     )
     repeat_end = forms.ChoiceField(
         label=_("Ends"),
@@ -108,6 +133,47 @@ class RecurrenceFields(forms.Form):
             (recurrence.ALL, _("all occurrences")),
         ],
     )
+
+
+def series_scope(event, chosen):
+    """How far a save of `event` goes (services.recurrence's scope): the whole series on its first
+    occurrence, which holds the series (docs/editors.md), as far as the editor chose on another
+    occurrence (this one by default), and no scope outside a series."""
+    if event.series_id is None:
+        return None
+    if event.series_id == event.pk:
+        return recurrence.ALL
+    return chosen or recurrence.THIS
+
+
+def whole_series_note(first):
+    """What saving a series' first occurrence changes, said above its form."""
+    occurrences = Event.objects.filter(series_id=first.pk).exclude(status=PostStatus.TRASH)
+    count = occurrences.count()
+    # The first occurrence's own edits are not kept from anything: it is the series.
+    kept = occurrences.exclude(pk=first.pk).exclude(series_edits=[]).count()
+    note = ngettext(
+        "This event is the first of a series of %(count)s occurrence: saving it changes all of them.",
+        "This event is the first of a series of %(count)s occurrences: saving it changes all of them.",
+        count,
+    ) % {"count": count}
+    details = [
+        gettext(
+            "What you change here (title, description, venue, categories, status…) is copied to every "
+            "occurrence, whose dates follow the Repeat section; moving this event moves the whole series."
+        )
+    ]
+    if kept:
+        details.append(
+            ngettext(
+                "%(count)s occurrence keeps what was changed on it alone.",
+                "%(count)s occurrences keep what was changed on them alone.",
+                kept,
+            )
+            % {"count": kept}
+        )
+    # The admin writes a fieldset's description unescaped.
+    return format_html("<p>{}</p><p>{}</p>", note, " ".join(details))
 
 
 def initial_from_series(event):
@@ -175,6 +241,68 @@ def recurrence_from_form(data, start):
     return {"rules": [rule] if rule else [], "dates": dates, "exclusions": exclusions}
 
 
+BEFORE_THE_FIRST = _("The first occurrence starts after this date.")
+# A series past MAX_OCCURRENCES_PER_SERIES, said on the field that would shorten it.
+TOO_MANY = {
+    "repeat_count": _("The series would have more than %(limit)s occurrences: choose a smaller number."),
+    "repeat_until": _("The series would have more than %(limit)s occurrences: choose an earlier date."),
+    "repeat_end": _(
+        "The series would have more than %(limit)s occurrences: end it on a date or after a number of times."
+    ),
+    "repeat_dates": _("The series would have more than %(limit)s occurrences: give fewer dates."),
+}
+
+
+def section_refusal(data, first):
+    """(form field, message) of what a save of the section as `data` (cleaned) would refuse, for a
+    series starting as `first` (an Event, saved or not) does; None when it would save.
+
+    The service words its refusals for API clients, in RRULE's terms (COUNT, UNTIL). The section's
+    value is read here one part at a time, as the service reads it: the rule, the rule with its
+    end, the extra dates, the exclusions, then the expansion. What was added when the service
+    refused names the field, and where that leaves one meaning the form says it in its own words;
+    the text of a refusal is never read."""
+    start = wall_clock(first.start_local)
+    value = recurrence_from_form(data, start)
+    if value is None:
+        return None
+    rules = value["rules"]
+    ending = {ON_DATE: "repeat_until", AFTER: "repeat_count"}.get(data.get("repeat_end"), "repeat_end")
+    steps = []
+    if rules:
+        steps += [
+            ("repeat", {"rules": [rule_from_form({**data, "repeat_end": NEVER}, start)]}, None),
+            # The form's rule has one end, COUNT or UNTIL: an end date refused is one before the
+            # first occurrence, a count refused is one past the limit of occurrences.
+            (ending, {"rules": rules}, _ending_refusal(ending)),
+        ]
+    steps += [
+        ("repeat_dates", {"rules": rules, "dates": value["dates"]}, None),
+        ("repeat_exclusions", value, None),
+    ]
+    for field, read, message in steps:
+        try:
+            parsed = recurrence.parse_recurrence(read, first)
+        except InvalidValue as refusal:
+            return field, message or refusal.message
+    try:
+        recurrence.expand(parsed, first, made_until(parsed, first))
+    except InvalidValue:
+        # Expansion refuses a series past the limit of occurrences: the field that ends the series,
+        # or its extra dates when they alone make it, shortens it.
+        field = ending if rules else "repeat_dates"
+        return field, TOO_MANY[field] % {"limit": events_settings.MAX_OCCURRENCES_PER_SERIES}
+    return None
+
+
+def _ending_refusal(ending):
+    if ending == "repeat_until":
+        return BEFORE_THE_FIRST
+    if ending == "repeat_count":
+        return TOO_MANY[ending] % {"limit": events_settings.MAX_OCCURRENCES_PER_SERIES}
+    return None
+
+
 def made_until(parsed, first):
     """How far a save makes a series (services.recurrence.materialise): all of a series that ends,
     an open-ended one up to the horizon, its first occurrence even past it."""
@@ -200,6 +328,25 @@ def next_dates(event, count=10):
     return [start for start in starts if today is None or start >= today][:count]
 
 
+def refuse_as_a_save_would(form):
+    """Add to `form` (cleaned: the section, the event's start, zone and all day) the refusal a save
+    of its section would meet, on the field it is about."""
+    data = form.cleaned_data
+    if "start" not in data or recurrence_from_form(data, data["start"]) is None:
+        return
+    try:
+        first = set_event_times(
+            Event(), data["start"], data["start"], data.get("timezone_name") or "", data.get("all_day")
+        )
+    except (OverflowError, ValueError):
+        # A start at the calendar's very ends, past what the zone can convert: the save refuses it so.
+        form.add_error("start", InvalidValue("start").message)
+        return
+    refused = section_refusal(data, first)
+    if refused is not None:
+        form.add_error(*refused)
+
+
 # --- the live preview of the section (recurrence_preview.js asks EventAdmin.recurrence_preview_view) ---
 
 PREVIEW_COUNT = 10
@@ -222,6 +369,11 @@ class RecurrencePreviewForm(RecurrenceFields):
         typed = self.data.get("timezone_name") or ""
         self.fields["timezone_name"].choices = zone_choices(typed if zones.is_zone_name(typed) else "")
 
+    def clean(self):
+        cleaned = super().clean()
+        refuse_as_a_save_would(self)
+        return cleaned
+
     def error_texts(self):
         """The form's messages, each after the label of the field it is about."""
         return [
@@ -236,26 +388,16 @@ def preview(data, count=PREVIEW_COUNT):
     writing: the series' first `count` starts on its clock and its rules in words. The same
     conversion as a save (recurrence_from_form) and the same reading and expansion as the service;
     InvalidValue says what a save would refuse, in the words the form would show."""
-    first = set_event_times(Event(), data["start"], data["start"], data.get("timezone_name") or "", data["all_day"])
     value = recurrence_from_form(data, data["start"])
     if value is None:
         return {"repeats": False}
+    first = set_event_times(Event(), data["start"], data["start"], data.get("timezone_name") or "", data["all_day"])
     parsed = recurrence.parse_recurrence(value, first)
     until = made_until(parsed, first)
     starts = recurrence.expand(parsed, first, until)
     zone_name = first.timezone_name or site_zone_name()
     zone = zone_for(first.timezone_name)
     listed = [(moment, moment.replace(tzinfo=zone)) for moment in starts[:count]]
-    if parsed.open_ended:
-        summary = ngettext(
-            "%(count)s occurrence until %(date)s, then more as time goes on.",
-            "%(count)s occurrences until %(date)s, then more as time goes on.",
-            len(starts),
-        ) % {"count": len(starts), "date": date_format(until.date(), "DATE_FORMAT")}
-    else:
-        summary = ngettext("%(count)s occurrence in all.", "%(count)s occurrences in all.", len(starts)) % {
-            "count": len(starts)
-        }
     return {
         "repeats": True,
         "zone": zone_name,
@@ -267,8 +409,64 @@ def preview(data, count=PREVIEW_COUNT):
         ],
         "count": len(starts),
         "open_ended": parsed.open_ended,
-        "summary": summary,
+        "summary": count_summary(
+            len(starts), until if parsed.open_ended else None, count_reasons(parsed, first, until, starts)
+        ),
     }
+
+
+def count_reasons(parsed, first, until, starts):
+    """Why a series has another number of occurrences than its rule says ("Every Tuesday, 6 times"
+    and 5 in all): its exclusions that fall on an occurrence, its extra dates the rules do not give,
+    and a first occurrence the rule skips (RFC 5545 counts it all the same; docs/recurrence.md)."""
+    # Expanded again without the exclusions, then without the dates too: the same bound as a save,
+    # plus the exclusions, which can take no more occurrences away than they number.
+    limit = events_settings.MAX_OCCURRENCES_PER_SERIES + len(parsed.exclusions)
+    with_dates = starts
+    if parsed.exclusions:
+        with_dates = recurrence.expand(recurrence.Recurrence(parsed.rules, parsed.dates, ()), first, until, limit)
+    rules_only = with_dates
+    if parsed.dates:
+        rules_only = recurrence.expand(recurrence.Recurrence(parsed.rules, (), ()), first, until, limit)
+    reasons = []
+    if excluded := len(with_dates) - len(starts):
+        reasons.append(ngettext("%(count)s excluded", "%(count)s excluded", excluded) % {"count": excluded})
+    if extra := len(with_dates) - len(rules_only):
+        reasons.append(ngettext("%(count)s extra date", "%(count)s extra dates", extra) % {"count": extra})
+    counted = [recurrence.rule_parts(rule).get("COUNT", "") for rule in parsed.rules]
+    if len(counted) == 1 and counted[0].isdigit() and len(rules_only) > int(counted[0]):
+        reasons.append(gettext("the first occurrence, which the rule skips"))
+    return reasons
+
+
+def count_summary(count, until, reasons):
+    """ "5 occurrences in all (1 excluded)."; an open-ended series' count up to `until`, the horizon."""
+    values = {"count": count, "reasons": joined(reasons)}
+    if until is not None:
+        values["date"] = date_format(until.date(), "DATE_FORMAT")
+        if reasons:
+            return (
+                ngettext(
+                    "%(count)s occurrence until %(date)s (%(reasons)s), then more as time goes on.",
+                    "%(count)s occurrences until %(date)s (%(reasons)s), then more as time goes on.",
+                    count,
+                )
+                % values
+            )
+        return (
+            ngettext(
+                "%(count)s occurrence until %(date)s, then more as time goes on.",
+                "%(count)s occurrences until %(date)s, then more as time goes on.",
+                count,
+            )
+            % values
+        )
+    if reasons:
+        return (
+            ngettext("%(count)s occurrence in all (%(reasons)s).", "%(count)s occurrences in all (%(reasons)s).", count)
+            % values
+        )
+    return ngettext("%(count)s occurrence in all.", "%(count)s occurrences in all.", count) % values
 
 
 def _preview_text(local, aware, all_day, zone_name):

@@ -120,7 +120,8 @@ def _lock_record(route_path, current):
     if model is None or not isinstance(record_id, int):
         return False
     if model is Event:
-        # A series is locked before any occurrence of it, as its own writes lock it: the other order
+        # In the order every write to an event takes its locks, its series first: the other order
         # would deadlock with a write to the whole series.
-        recurrence.lock_series(Event.objects.filter(pk=record_id).values_list("series_id", flat=True).first())
+        series_id = Event.objects.filter(pk=record_id).values_list("series_id", flat=True).first()
+        return recurrence.lock_turn(record_id, series_id) is not None
     return model.objects.select_for_update().filter(pk=record_id).exists()

@@ -11,6 +11,7 @@ import re
 from contextlib import nullcontext
 from functools import lru_cache
 
+from django.core.exceptions import TooManyFieldsSent
 from django.utils import translation
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.csrf import csrf_exempt
@@ -231,7 +232,11 @@ def _methods_allowed_to(request, route, user):
 
 def _apply_global_params(request, response):
     """`_fields` (keep these top-level keys) and `_envelope` (always 200, status in the body)."""
-    data, fields, envelope = response.data, request.GET.get("_fields"), "_envelope" in request.GET
+    try:
+        query = request.GET
+    except TooManyFieldsSent:
+        return response  # the refusal of the query string itself (collect_params), or of its route
+    data, fields, envelope = response.data, query.get("_fields"), "_envelope" in query
     if isinstance(data, JSONText) and (fields or envelope):
         data = json.loads(data)
     selected = fields and isinstance(data, dict) and response.status_code < 400

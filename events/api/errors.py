@@ -135,6 +135,8 @@ def from_domain(error, user):
     if isinstance(error, exceptions.CouldNotWrite):
         code, status = WRITE_FAILURES[error.kind, error.action]
         return ApiError(code, error.message, status)
+    if isinstance(error, exceptions.InTrash):
+        return ApiError(f"{error.kind}-is-in-trash", error.message, 410)
     if isinstance(error, exceptions.TooManyFailedLogins):
         # The code login-limiting plugins give WordPress; the status and header say when to come back.
         return ApiError("too_many_retries", error.message, 429, headers={"Retry-After": str(error.retry_after)})

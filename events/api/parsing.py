@@ -11,6 +11,7 @@ from io import BytesIO
 from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent
 from django.http.multipartparser import MultiPartParserError
 
+from ..exceptions import InvalidValue
 from ..queries.syntax import MAX_NESTING, parse_php_pairs, parse_query_string
 from . import errors
 
@@ -22,7 +23,9 @@ def parse_body(request):
 
     A body over Django's DATA_UPLOAD_MAX_MEMORY_SIZE is 413; JSON that does not parse, nests deeper than
     MAX_NESTING or holds a lone UTF-16 surrogate (which no database stores) is 400
-    rest_invalid_json; a multipart body without a usable boundary is 400 rest_invalid_body.
+    rest_invalid_json; a multipart body without a usable boundary, or over Django's
+    DATA_UPLOAD_MAX_NUMBER_FIELDS, is 400 rest_invalid_body. A form body over that many fields, or
+    with a key nested MAX_NESTING brackets deep, is 400 rest_invalid_param naming its parameter.
     """
     if request.method not in BODY_METHODS:
         return {}, {}
@@ -87,7 +90,11 @@ def _multipart_form(request):
 
 
 def collect_params(request, path_params):
-    """All parameters of a request, merged with WordPress's precedence."""
-    json_params, form_params = parse_body(request)
-    query_params = parse_query_string(request.META.get("QUERY_STRING", ""))
+    """All parameters of a request, merged with WordPress's precedence. Read before the caller's
+    rights are checked, so the caps of parse_query_string() bound what an anonymous request costs."""
+    try:
+        json_params, form_params = parse_body(request)
+        query_params = parse_query_string(request.META.get("QUERY_STRING", ""))
+    except InvalidValue as error:
+        raise errors.invalid_param(error.field, error.reason) from None
     return {**path_params, **query_params, **form_params, **json_params}

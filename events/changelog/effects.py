@@ -278,7 +278,15 @@ def _records_changed(sender, ids, using, fields=None, **kwargs):
 
 
 def _records_made(sender, records, using, **kwargs):
-    store.render_made(store.SOURCE_KINDS[_source_model(sender)], records, using)
+    model = _source_model(sender)
+    # Made in bulk (a series' occurrences), so no post_save said so: each is noted as the creation it
+    # is, with the languages it has text in, whatever updates the same write noted for it before.
+    by_languages = {}
+    for record in records:
+        by_languages.setdefault(content_languages(record), []).append(record.pk)
+    for languages, ids in by_languages.items():
+        _changed(model, ids, CREATED, using, languages)
+    store.render_made(store.SOURCE_KINDS[model], records, using)
 
 
 def _writes_finished(sender, using, **kwargs):

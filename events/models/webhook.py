@@ -65,6 +65,11 @@ class WebhookDelivery(models.Model):
     last_attempt = models.DateTimeField(null=True, blank=True)
     response_status = models.PositiveIntegerField(null=True, blank=True)
     error = models.TextField(blank=True, default="")
+    # A worker's claim on its subscription's turn while it attempts this delivery, outside any
+    # transaction: the token it records the outcome under, and when the claim lapses if the worker
+    # died (the delivery is then attempted again).
+    claim = models.CharField(max_length=32, blank=True, default="", editable=False)
+    claimed_until = models.DateTimeField(null=True, blank=True, editable=False)
 
     class Meta:
         verbose_name = _("webhook delivery")

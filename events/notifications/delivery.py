@@ -1,11 +1,14 @@
 """Deliveries: made from the change log for each subscription, attempted in log order, retried with
 backoff, signed as the Standard Webhooks specification says (https://www.standardwebhooks.com/).
 
-At least once: a delivery is marked done only in the transaction that holds its subscription's
-row lock during the attempt, so a worker that dies mid-attempt leaves it pending (sent again, with
-the same `webhook-id`), and two workers never attempt one subscription at once (the second skips
-the locked row). In order: a subscription's next delivery waits until the one before it succeeded
-or was given up.
+No transaction is open while a receiver is asked: a worker claims its subscription's turn in one
+short transaction (a token and a time the claim lapses, on the delivery), makes the request, then
+records the outcome in a second one, only if the claim is still its own. Two workers never attempt
+one subscription at once (a subscription with a live claim is skipped); a worker that dies
+mid-attempt leaves a claim that lapses, and the delivery is sent again with the same `webhook-id`
+(at least once). In order: a subscription's next delivery waits until the one before it succeeded
+or was given up. Fair: a round gives each due subscription one attempt, so a slow receiver holds
+the others up for one attempt at most (TIMEOUT_SECONDS), never for its whole backlog.
 """
 
 import base64
@@ -38,7 +41,11 @@ RETRY_DELAYS = (
     dt.timedelta(hours=10),
 )
 ATTEMPTS = len(RETRY_DELAYS) + 1
+# The deadline of a whole attempt: connecting, sending, the receiver's status line, headers and body.
 TIMEOUT_SECONDS = 10
+# How long a claim on a subscription's turn lasts: many attempts' deadlines, so that only a worker
+# that died (or stalled for a minute) loses it.
+CLAIM_SECONDS = 60
 # Of a receiver's answer only the status counts; the body is read no further than this.
 MAX_RESPONSE_BYTES = 64 * 1024
 # Entries a fan-out turns into deliveries per subscription and round.
@@ -56,11 +63,14 @@ def register_payload_records(records):
 # --- from the log to deliveries -------------------------------------------------------------------
 
 
-def fan_out():
-    """Make the deliveries of the entries each active subscription has not been given yet; returns
-    the IDs of the subscriptions that got some."""
+def fan_out(subscription_ids=None):
+    """Make the deliveries of the entries each active subscription (of `subscription_ids`, or every
+    one) has not been given yet; returns the IDs of the subscriptions that got some."""
     fed = []
-    for subscription_id in WebhookSubscription.objects.filter(active=True).values_list("pk", flat=True):
+    active = WebhookSubscription.objects.filter(active=True)
+    if subscription_ids is not None:
+        active = active.filter(pk__in=subscription_ids)
+    for subscription_id in active.values_list("pk", flat=True):
         with transaction.atomic():
             subscription = (
                 WebhookSubscription.objects.select_for_update().filter(pk=subscription_id, active=True).first()
@@ -94,39 +104,60 @@ def fan_out():
 
 
 def due_subscriptions(now=None):
-    """IDs of the active subscriptions whose next delivery (the first pending one) is due."""
+    """IDs of the active subscriptions whose next delivery (the first pending one) is due and whose
+    turn no worker holds."""
     now = now or timezone.now()
-    heads = {}
+    heads, claimed = {}, set()
     pending = WebhookDelivery.objects.filter(status=DeliveryStatus.PENDING, subscription__active=True)
-    for subscription_id, next_attempt in pending.order_by("subscription_id", "position").values_list(
-        "subscription_id", "next_attempt"
+    for subscription_id, next_attempt, claimed_until in pending.order_by("subscription_id", "position").values_list(
+        "subscription_id", "next_attempt", "claimed_until"
     ):
         heads.setdefault(subscription_id, next_attempt)
-    return sorted(pk for pk, next_attempt in heads.items() if next_attempt is None or next_attempt <= now)
+        if claimed_until is not None and claimed_until > now:
+            claimed.add(subscription_id)
+    return sorted(
+        pk for pk, next_attempt in heads.items() if pk not in claimed and (next_attempt is None or next_attempt <= now)
+    )
 
 
-def deliver_due(subscription_id, now=None):
-    """Attempt the subscription's due deliveries in log order, stopping at the first that must wait;
-    returns (attempts made, when the next one is due or None). Skips a subscription another worker
-    is delivering."""
-    made = 0
-    while True:
-        with transaction.atomic():
-            subscription = (
-                WebhookSubscription.objects.select_for_update(skip_locked=True)
-                .filter(pk=subscription_id, active=True)
-                .first()
-            )
-            if subscription is None:
-                return made, None
-            delivery = subscription.deliveries.filter(status=DeliveryStatus.PENDING).order_by("position").first()
-            if delivery is None:
-                return made, None
-            moment = now or timezone.now()
-            if delivery.next_attempt is not None and delivery.next_attempt > moment:
-                return made, delivery.next_attempt
-            attempt(subscription, delivery, moment)
-            made += 1
+def deliver_next(subscription_id):
+    """Attempt the subscription's next delivery if it is due and its turn is free; returns when the
+    subscription's next delivery is due (now or earlier: another is due at once), or None when
+    nothing is pending, the subscription is off or another worker has its turn."""
+    claimed, due = _claim(subscription_id, timezone.now())
+    if claimed is None:
+        return due
+    subscription, delivery = claimed
+    started = timezone.now()
+    status, error = _post(subscription, delivery, started)
+    return _record(subscription, delivery, started, timezone.now(), status, error)
+
+
+def _claim(subscription_id, now):
+    """In one short transaction: ((subscription, delivery), None) with the delivery claimed for one
+    attempt and its body written (sent unchanged on every retry), or (None, when it is due)."""
+    with transaction.atomic():
+        subscription = (
+            WebhookSubscription.objects.select_for_update(skip_locked=True)
+            .filter(pk=subscription_id, active=True)
+            .first()
+        )
+        if subscription is None:
+            return None, None
+        pending = subscription.deliveries.filter(status=DeliveryStatus.PENDING)
+        if pending.filter(claimed_until__gt=now).exists():
+            return None, None
+        delivery = pending.order_by("position").first()
+        if delivery is None:
+            return None, None
+        if delivery.next_attempt is not None and delivery.next_attempt > now:
+            return None, delivery.next_attempt
+        delivery.claim = uuid.uuid4().hex
+        delivery.claimed_until = now + dt.timedelta(seconds=CLAIM_SECONDS)
+        if not delivery.body:
+            delivery.body = payload(delivery)
+        delivery.save(update_fields=["claim", "claimed_until", "body"])
+    return (subscription, delivery), None
 
 
 # --- one attempt ----------------------------------------------------------------------------------
@@ -155,10 +186,8 @@ def payload(delivery):
     return f'{head[:-1]},"data":{to_json(change)[:-1]},"record":{record}}}}}'
 
 
-def attempt(subscription, delivery, now):
-    """POST the delivery once and keep what came of it."""
-    if not delivery.body:
-        delivery.body = payload(delivery)
+def _post(subscription, delivery, now):
+    """POST the delivery once: (the receiver's HTTP status or None, the error when there is none)."""
     timestamp = str(int(now.timestamp()))
     request = urllib.request.Request(
         subscription.url,
@@ -172,49 +201,71 @@ def attempt(subscription, delivery, now):
             "webhook-signature": signature(subscription.secret, delivery.message_id, timestamp, delivery.body),
         },
     )
-    status, error = None, ""
     try:
-        # No redirect handler: a receiver that redirects has not accepted the delivery.
+        # No redirect handler: a receiver that redirects has not accepted the delivery. The
+        # guard's timeout is the deadline of the whole exchange, not of each read.
         with guarded_opener().open(request, timeout=TIMEOUT_SECONDS) as response:
             response.read(MAX_RESPONSE_BYTES)
-            status = response.status
+            return response.status, ""
     except urllib.error.HTTPError as refusal:
-        status = refusal.code
         refusal.close()
-    except DestinationRefused as refusal:
-        error = _("The receiver's address is private or could not be resolved (%(cause)s).") % {"cause": refusal.cause}
-    except urllib.error.URLError as failure:
-        reason = failure.reason
-        if isinstance(reason, DestinationRefused):
-            error = _("The receiver's address is private or could not be resolved (%(cause)s).") % {
-                "cause": reason.cause
+        return refusal.code, ""
+    except (DestinationRefused, urllib.error.URLError, http.client.HTTPException, OSError, ValueError) as failure:
+        return None, _failure_text(failure.reason if isinstance(failure, urllib.error.URLError) else failure)
+
+
+def _failure_text(failure):
+    if isinstance(failure, DestinationRefused):
+        return _("The receiver's address is private or could not be resolved (%(cause)s).") % {"cause": failure.cause}
+    if isinstance(failure, TimeoutError):
+        return _("The receiver did not answer within %(seconds)s seconds.") % {"seconds": TIMEOUT_SECONDS}
+    return str(failure)[:500] or type(failure).__name__
+
+
+def _record(subscription, delivery, started, ended, status, error):
+    """Keep what came of the attempt, in one short transaction, if the claim is still this worker's
+    (else the worker that took the lapsed turn decides); returns when the next delivery is due."""
+    with transaction.atomic():
+        current = WebhookDelivery.objects.select_for_update().filter(pk=delivery.pk, claim=delivery.claim).first()
+        if current is None:
+            return None
+        current.claim, current.claimed_until = "", None
+        current.attempts += 1
+        current.last_attempt = started
+        current.response_status = status
+        current.error = error
+        if status is not None and 200 <= status < 300:
+            current.status, current.next_attempt = DeliveryStatus.SUCCEEDED, None
+        elif current.attempts >= ATTEMPTS:
+            current.status, current.next_attempt = DeliveryStatus.FAILED, None
+            subscription.active = False
+            subscription.disabled_reason = _(
+                "Disabled on %(time)s: the delivery of change %(position)s failed %(attempts)s times over about a day "
+                "(last answer: %(answer)s)."
+            ) % {
+                "time": ended.strftime("%Y-%m-%d %H:%M UTC"),
+                "position": current.position,
+                "attempts": current.attempts,
+                "answer": f"HTTP {status}" if status is not None else error,
             }
+            subscription.save(update_fields=["active", "disabled_reason"])
+            current.save()
+            return None
         else:
-            error = str(reason)[:500]
-    except (http.client.HTTPException, OSError, ValueError) as failure:
-        error = str(failure)[:500] or type(failure).__name__
-    delivery.attempts += 1
-    delivery.last_attempt = now
-    delivery.response_status = status
-    delivery.error = error
-    if status is not None and 200 <= status < 300:
-        delivery.status, delivery.next_attempt = DeliveryStatus.SUCCEEDED, None
-    elif delivery.attempts >= ATTEMPTS:
-        delivery.status, delivery.next_attempt = DeliveryStatus.FAILED, None
-        subscription.active = False
-        subscription.disabled_reason = _(
-            "Disabled on %(time)s: the delivery of change %(position)s failed %(attempts)s times over about a day "
-            "(last answer: %(answer)s)."
-        ) % {
-            "time": now.strftime("%Y-%m-%d %H:%M UTC"),
-            "position": delivery.position,
-            "attempts": delivery.attempts,
-            "answer": f"HTTP {status}" if status is not None else error,
-        }
-        subscription.save(update_fields=["active", "disabled_reason"])
-    else:
-        delivery.next_attempt = now + RETRY_DELAYS[delivery.attempts - 1]
-    delivery.save()
+            # Counted from the attempt's end: a receiver that held it to the deadline still gets
+            # the whole wait before the next one.
+            current.next_attempt = ended + RETRY_DELAYS[current.attempts - 1]
+        current.save()
+        if current.status == DeliveryStatus.PENDING:
+            return current.next_attempt
+        following = (
+            WebhookDelivery.objects.filter(subscription_id=subscription.pk, status=DeliveryStatus.PENDING)
+            .order_by("position")
+            .first()
+        )
+        if following is None:
+            return None
+        return following.next_attempt or ended
 
 
 def resend(deliveries):

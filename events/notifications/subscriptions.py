@@ -2,7 +2,6 @@
 
 import base64
 import secrets
-import socket
 import urllib.parse
 
 from django.db import transaction
@@ -11,7 +10,7 @@ from django.utils.translation import gettext_lazy as _
 from ..exceptions import InvalidValue
 from ..models import ChangeEntry, WebhookSubscription
 from ..models.webhook import ALL_ACTIONS, ALL_KINDS
-from ..services.outbound import allowed_hosts, forbidden_address
+from ..services.outbound import UNRESOLVED, DestinationRefused, allowed_hosts, public_addresses
 
 URL_MAX_LENGTH = 2000
 
@@ -38,11 +37,17 @@ def checked_url(url):
     if host in allowed_hosts():
         return url
     try:
-        answers = socket.getaddrinfo(host, port or 443, type=socket.SOCK_STREAM)
-    except (socket.gaierror, UnicodeError):
-        raise InvalidValue("url", _("The host of url could not be resolved.")) from None
-    if not answers or any(forbidden_address(answer[4][0]) for answer in answers):
-        raise InvalidValue("url", _("url may not point to a private or reserved network address."))
+        public_addresses(parts.hostname, port or 443)
+    except DestinationRefused as refusal:
+        if refusal.cause == UNRESOLVED:
+            raise InvalidValue("url", _("The host of url could not be resolved.")) from None
+        raise InvalidValue(
+            "url",
+            _(
+                "url may not point to a private or reserved network address "
+                "(the site's OUTBOUND_ALLOWED_HOSTS setting can allow a host)."
+            ),
+        ) from None
     return url
 
 

@@ -2,6 +2,7 @@
 
 import datetime as dt
 import html
+import logging
 import math
 import re
 
@@ -9,6 +10,7 @@ import icalendar
 from django.utils.translation import gettext as _
 
 from ..api.links import global_id, post_url
+from ..exceptions import DATABASE_FAULTS, CalendarError
 from ..models import Taxonomy
 from ..queries.series import series_in_feed
 from ..services import recurrence
@@ -24,6 +26,8 @@ COMPATIBLE_PLUGIN_VERSION = "6.0.0"
 # edit without a stored counter, and stays within the 32-bit INTEGER of RFC 5545 until 2068.
 SEQUENCE_EPOCH = dt.datetime(2000, 1, 1, tzinfo=dt.UTC)
 MEDIA_TYPE = "text/calendar; charset=utf-8"
+
+logger = logging.getLogger(__name__)
 
 _LINE_BREAK = re.compile(r"<br\s*/?>", re.IGNORECASE)
 _BLOCK_END = re.compile(r"</(?:p|div|h[1-6]|li|blockquote|pre|tr|ul|ol)>", re.IGNORECASE)
@@ -151,7 +155,8 @@ def calendar_file(events, request, name, limit=None):
     calendar.add("prodid", product_id(request))
     calendar.add("version", "2.0")
     calendar.add("calscale", "GREGORIAN")
-    calendar.add("x-wr-calname", name)
+    # A property value is one line: a title written with paragraphs would end the property early.
+    calendar.add("x-wr-calname", " ".join(str(name).split()))
     calendar.add("x-wr-timezone", site_zone_name())
     calendar.add("x-original-url", home_url(request))
     if limit is not None:
@@ -162,7 +167,7 @@ def calendar_file(events, request, name, limit=None):
     entries, spans = calendar_entries(events, request)
     for entry in entries:
         calendar.add_component(entry)
-    if events:
+    if spans:
         # VTIMEZONE blocks covering the days the events span: small, and within any year (long
         # RDATE lists over decades are also more than some parsers read correctly).
         first = _shifted(min(start for start, _end in spans).date(), -1)
@@ -178,14 +183,30 @@ def calendar_entries(events, request):
     series = series_in_feed(sorted({event.series_id for event in events if event.series_id is not None}))
     entries, spans, written = [], [], set()
     for event in events:
-        spans.append((wall_clock(event.start_local), wall_clock(event.end_local)))
-        if event.series_id is None or event.series_id not in series:
-            entries.append(event_entry(event, request))
-        elif event.series_id not in written:
-            written.add(event.series_id)
-            series_entries, series_spans = _series_entries(series[event.series_id], request)
-            entries.extend(series_entries)
-            spans.extend(series_spans)
+        if event.series_id is not None and event.series_id in series and event.series_id in written:
+            continue
+        try:
+            if event.series_id is None or event.series_id not in series:
+                event_entries = [event_entry(event, request)]
+                event_spans = [(wall_clock(event.start_local), wall_clock(event.end_local))]
+            else:
+                written.add(event.series_id)
+                event_entries, event_spans = _series_entries(series[event.series_id], request)
+            # Written here, so that a value the writer refuses leaves this record out, not the file.
+            for entry in event_entries:
+                entry.to_ical()
+        except DATABASE_FAULTS:
+            raise
+        except CalendarError as refusal:
+            # A series stored before its rule would be refused: left out, not the feed for everyone.
+            logger.warning("Event %s left out of a calendar file: %s", event.pk, refusal)
+            continue
+        except Exception:
+            # Nor does any other record a calendar file cannot hold.
+            logger.exception("Event %s left out of a calendar file: it cannot be written.", event.pk)
+            continue
+        entries.extend(event_entries)
+        spans.extend(event_spans)
     return entries, spans
 
 
@@ -212,7 +233,7 @@ def _series_entries(found, request):
     else:
         master.add("dtend", _moment(first_start + length, first, zone))
     for rule in rules.rules:
-        master.add("rrule", icalendar.vRecur.from_ical(_exported_rule(rule, first, zone)))
+        master.add("rrule", icalendar.vRecur.from_ical(_exported_rule(recurrence.canonical_rule(rule), first, zone)))
     if rules.dates:
         master.add("rdate", [_moment(date, first, zone) for date in rules.dates])
     # Excluded, and made but not shown to anonymous readers (trashed, a draft, hidden, locked).
@@ -243,9 +264,10 @@ def _moment(wall, event, zone):
     return aware.astimezone(dt.UTC) if isinstance(zone, dt.timezone) else aware
 
 
-def _exported_rule(rule, event, zone):
-    """RFC 5545 wants UNTIL as a date when DTSTART is one, else in UTC."""
-    rule = recurrence.utc_until(rule, zone)
+def _exported_rule(parts, event, zone):
+    """A rule's canonical text (its parts read again: a rule stored long ago may no longer be
+    read); RFC 5545 wants UNTIL as a date when DTSTART is one, else in UTC."""
+    rule = recurrence.utc_until(recurrence.rule_text(parts), zone)
     if not event.all_day:
         return rule
     parts = recurrence.rule_parts(rule)

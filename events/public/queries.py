@@ -97,9 +97,9 @@ def feed_filters(query_string, dated=True):
     only if `dated` (month and day feeds have the window of their view). A feed takes every event
     they select, never a page of them, and only what an anonymous reader sees (no `status`). A
     value the API would refuse (a filter's, or the language parameter's) is a bad request."""
-    raw = parse_query_string(query_string)
     language = events_settings.language_param
     try:
+        raw = parse_query_string(query_string)
         params = parse_filters(raw)
         if language in raw:
             language_code(language, raw[language])

@@ -3,10 +3,14 @@
 import re
 from urllib.parse import parse_qsl, unquote
 
+from django.conf import settings
+from django.utils.translation import gettext_lazy as _
+
+from ..exceptions import InvalidValue
 from ..numbers import is_ascii_digits
 
-# No parameter of this API nests deeper than a few levels; deeper input would only feed recursion.
-# (PHP drops bracket keys past its max_input_nesting_level of 64 the same way.)
+# No parameter of this API nests deeper than a few levels: a deeper bracket key (or JSON body) is
+# refused, where PHP drops it silently past its max_input_nesting_level of 64.
 MAX_NESTING = 32
 _BRACKET_KEY = re.compile(r"^([^\[]+)((?:\[[^\]]*\])*)$")
 
@@ -16,6 +20,7 @@ def parse_php_pairs(pairs):
 
     `a[]=1&a[]=2` → {"a": ["1", "2"]}; `v[venue]=Hall` → {"v": {"venue": "Hall"}};
     `o[0][organizer]=A&o[1][id]=12` → {"o": [{"organizer": "A"}, {"id": "12"}]}.
+    A key of MAX_NESTING brackets or more is InvalidValue, named by the parameter it is under.
     """
     result = _PhpArray()
     for key, value in pairs:
@@ -26,7 +31,9 @@ def parse_php_pairs(pairs):
         name, brackets = match.group(1), match.group(2)
         path = re.findall(r"\[([^\]]*)\]", brackets) if brackets else []
         if len(path) >= MAX_NESTING:
-            continue
+            raise InvalidValue(
+                name, _("Brackets nest deeper than %(levels)d levels in this key.") % {"levels": MAX_NESTING - 1}
+            )
         _assign(result, [name, *path], value)
     # The parameters themselves stay a mapping even when every name is a number (`0=x`).
     return {key: _listify(value) for key, value in result.items()}
@@ -74,7 +81,23 @@ def _listify(node):
 
 
 def parse_query_string(query_string):
+    """The parameters of a query string or form body; past Django's DATA_UPLOAD_MAX_NUMBER_FIELDS
+    fields, InvalidValue naming the first field past it, before any field is parsed."""
+    _check_field_count(query_string)
     return parse_php_pairs(parse_qsl(query_string, keep_blank_values=True))
+
+
+def _check_field_count(query_string):
+    limit = settings.DATA_UPLOAD_MAX_NUMBER_FIELDS
+    if limit is None or query_string.count("&") < limit:
+        return
+    # Counting separators is one pass in C; only the name of the first field past the limit is read.
+    separator = -1
+    for _field in range(limit):
+        separator = query_string.find("&", separator + 1)
+    field = query_string[separator + 1 :].split("&", 1)[0]
+    name = unquote(field.split("=", 1)[0].replace("+", " ")).split("[", 1)[0]
+    raise InvalidValue(name or "body", _("The request holds more than %(count)d fields.") % {"count": limit})
 
 
 def split_list(value):

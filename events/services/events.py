@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from .. import changes, dates
 from ..cost import CostInput
-from ..exceptions import CREATE, DATABASE_FAULTS, DELETE, CouldNotWrite, InvalidValue
+from ..exceptions import CREATE, DATABASE_FAULTS, DELETE, CouldNotWrite, InTrash, InvalidValue
 from ..models import Event, EventOrganizer, Organizer, PostStatus, Taxonomy, Venue
 from ..numbers import is_ascii_digits
 from . import linked, posts, recurrence
@@ -54,22 +54,30 @@ def update_event(event, user, fields, scope=None):
 
 def restore_event(event, user):
     """Out of the trash, to the status it had (a draft if none is known), as an update asking for
-    that status would: scaled to `user`'s rights, scheduled, the old slug made unique again."""
-    return update_event(event, user, {"status": event.status_before_trash or PostStatus.DRAFT})
+    that status would: scaled to `user`'s rights, scheduled, the old slug made unique again.
+    An event restored meanwhile is left as it is."""
+    with transaction.atomic():
+        # The status it had is read in the write's turn, not before it.
+        recurrence.take_turn(event)
+        if event.status != PostStatus.TRASH:
+            return event
+        return update_event(event, user, {"status": event.status_before_trash or PostStatus.DRAFT})
 
 
 def trash_event(event, user=None, scope=None):
     """Move to the trash (the slug gets WordPress's `__trashed` suffix); links to venue, organizers and terms stay.
 
     An occurrence of a series goes alone (`scope` this: its start joins the exclusions), with the
-    following ones, or with all of them (services.recurrence.trash_in_series).
+    following ones, or with all of them (services.recurrence.trash_in_series). An event already in
+    the trash, or moved there meanwhile, is refused (InTrash).
     """
-    recurrence.check_scope(event, scope)
     try:
         with transaction.atomic():
             # The series first, as every write to it does, so that writers of two occurrences never
-            # hold each other's rows (services.recurrence).
-            recurrence.lock_series(event.series_id)
+            # hold each other's rows; then what is trashed is the event as it now is (services.recurrence).
+            scope = recurrence.take_turn(event, scope)
+            if event.status == PostStatus.TRASH:
+                raise InTrash("event", event.pk)
             posts.move_to_trash(event)
             event.save()
             if event.series_id is not None:
@@ -109,14 +117,15 @@ def duplicate_event(event, user):
 
 
 def _save(event, user, fields, creating, scope=None):
-    posts.check_author(event, user, fields, creating)
-    recurrence.check_scope(event, scope)
     if isinstance(fields.get("venue"), SeveralVenues):
         raise CouldNotWrite("venue", CREATE)
     imported = []
     try:
         with transaction.atomic():
-            recurrence.lock_series(event.series_id)
+            if not creating:
+                # Everything the write decides on is read in its turn (services.recurrence.take_turn).
+                scope = recurrence.take_turn(event, scope)
+            posts.check_author(event, user, fields, creating)
             _write(event, user, fields, creating, imported, scope)
             changes.finished()
     except BaseException:
@@ -152,6 +161,7 @@ def _write(event, user, fields, creating, imported, scope=None):
     rescheduling = creating or any(name in fields for name in ("status", "date", "date_utc"))
     posts.apply_status(event, user, fields, creating, now, reschedule=rescheduling)
     posts.apply_slug(event, fields)
+    recurrence.check_may_rejoin(event, before)
     event.save()
     posts.slug_from_id_if_none(event)
     if organizers is not None:

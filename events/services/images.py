@@ -236,7 +236,10 @@ def _refused(cause):
     """What a host the guard refused reads as (the guard is shared: services/outbound.py)."""
     if cause == UNRESOLVED:
         return _("The image host could not be resolved.")
-    return _("Images cannot be imported from a private or reserved network address.")
+    return _(
+        "Images cannot be imported from a private or reserved network address "
+        "(the site's OUTBOUND_ALLOWED_HOSTS setting can allow a host)."
+    )
 
 
 def _opener():

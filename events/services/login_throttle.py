@@ -1,13 +1,17 @@
 """Login throttling: after repeated failed sign-ins, an account or a client address is refused for a while.
 
+One throttle for every way in: the API's HTTP Basic (events.api.authentication) and every sign-in
+through Django's `authenticate()`, such as the admin's login form (events.backends), count the same
+failures and honour the same locks.
+
 Failures are counted in the cache, so every process of a site (sharing Redis) counts the same ones;
 an account and an address each have their own counter. When a counter reaches its limit
 (LOGIN_FAILURES_PER_ACCOUNT, LOGIN_FAILURES_PER_ADDRESS) the account or the address is locked for
 LOGIN_LOCKOUT_SECONDS: every sign-in with a password it names is then refused before the password is
 looked at, so a guess costs the server a cache read instead of the password hasher's half second.
-A sign-in whose password is checked and right clears its account's count. (A password this process
-verified lately is recalled without the hasher and without the cache: it neither clears the count
-nor is refused during a lockout.)
+A sign-in whose password is checked and right clears its account's count. (Over HTTP Basic, a
+password this process verified lately is recalled without the hasher and without the cache: it
+neither clears the count nor is refused during a lockout.)
 
 Application passwords are not throttled on the way in: 24 random characters cannot be guessed, and
 checking one costs what a lock check costs. Their failures still count.
@@ -42,21 +46,25 @@ def client_address(meta):
 
 
 def _keys(username, address):
-    """(count key, lock key, limit) of the account and of the address: a digest keeps any text a
-    client sends out of the cache's key space."""
+    """(count key, lock key, limit) of the account and of the address (None: a sign-in made without
+    a request, which has none): a digest keeps any text a client sends out of the cache's key space."""
     account = hashlib.sha256(username.encode("utf-8", "surrogatepass")).hexdigest()
-    return [
+    keys = [
         (
             f"{_PREFIX}:account:{account}",
             f"{_PREFIX}:account-lock:{account}",
             events_settings.LOGIN_FAILURES_PER_ACCOUNT,
-        ),
-        (
-            f"{_PREFIX}:address:{address}",
-            f"{_PREFIX}:address-lock:{address}",
-            events_settings.LOGIN_FAILURES_PER_ADDRESS,
-        ),
+        )
     ]
+    if address is not None:
+        keys.append(
+            (
+                f"{_PREFIX}:address:{address}",
+                f"{_PREFIX}:address-lock:{address}",
+                events_settings.LOGIN_FAILURES_PER_ADDRESS,
+            )
+        )
+    return keys
 
 
 def _cache():

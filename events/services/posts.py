@@ -2,6 +2,7 @@
 
 from .. import roles
 from ..exceptions import InvalidValue, NotPermitted
+from ..html_shape import check_html
 from ..kses import filter_post_html, filter_title_html
 from ..models import PostStatus
 from ..text import sanitize_title
@@ -39,10 +40,14 @@ def apply_author(record, user, fields, creating):
 
 
 def write_html_text(record, user, fields, name, creating):
-    """A title, description or excerpt, in one language or several: its HTML filtered unless the
-    caller may write it unfiltered; a new record's text not given is empty."""
+    """A title, description or excerpt, in one language or several: its HTML within the caps of
+    events.html_shape (InvalidValue past them), filtered unless the caller may write it unfiltered;
+    a new record's text not given is empty."""
     if name in fields:
         values = fields[name] or ""
+        # Unfiltered HTML is capped too: every page, feed and export that shows it parses it again.
+        for text in translated_values(values).values():
+            check_html(name, text or "")
         if not roles.may_write_unfiltered_html(user):
             html_filter = HTML_FILTERS[name]
             values = {language: html_filter(text or "") for language, text in translated_values(values).items()}

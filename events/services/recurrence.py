@@ -5,16 +5,18 @@ first occurrence's wall clock so that a 19:00 class stays at 19:00 across daylig
 Occurrences are written in bulk (one ID allocation, one insert, one link copy per kind) and the
 rendering store renders them in bulk when the service's transaction finishes.
 
-Every write to a series runs under a lock on its first occurrence's row, taken before anything is
-read: concurrent rule saves, scope writes and the daily extension take turns, and each sees the
-occurrences the one before it made (a partial unique index on (series, start) backs it).
+Every write to a series or to one of its occurrences takes its turn first (`take_turn`): its
+series' first occurrence's row locked, then the event's own, and the event read again under them.
+Concurrent rule saves, scope writes, moves, deletions, restores and the daily extension run one
+after the other, and each decides on what the one before it left (a partial unique index on
+(series, start) backs it).
 """
 
 import datetime as dt
 import re
 from dataclasses import dataclass
 
-from dateutil.rrule import DAILY, rruleset, rrulestr
+from dateutil.rrule import DAILY, rrulestr
 from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -25,8 +27,9 @@ from ..dates import format_wp
 from ..exceptions import InvalidValue, NotPermitted
 from ..models import Event, EventOrganizer, PostIdentity, PostStatus, Series
 from ..text import SLUG_MAX_LENGTH, sanitize_title, truncate_post_slug
-from . import posts
-from .schedule import set_event_times, wall_clock, zone_for
+from . import posts, recurrence_rules
+from .recurrence_rules import RuleError, canonical_rule
+from .schedule import set_occurrence_times, wall_clock, zone_for
 from .terms import recount_terms
 
 FIELD = "recurrence"
@@ -79,8 +82,9 @@ class Recurrence:
 
     def store(self, series):
         series.rules = list(self.rules)
-        series.dates = [date.strftime(DATE_FORMAT) for date in self.dates]
-        series.exclusions = [date.strftime(DATE_FORMAT) for date in self.exclusions]
+        # The API's own form, so that every record of the series shows them as they are kept.
+        series.dates = [format_wp(date) for date in self.dates]
+        series.exclusions = [format_wp(date) for date in self.exclusions]
 
     @property
     def open_ended(self):
@@ -102,10 +106,17 @@ def parse_recurrence(value, first):
     if not isinstance(value, dict) or set(value) - {*WRITTEN_KEYS, "series", "position"}:
         _refuse(_("Send an object with rules, dates and exclusions."))
     lists = {}
-    for key in WRITTEN_KEYS:
+    for key, most in (
+        ("rules", events_settings.RECURRENCE_MAX_RULES),
+        ("dates", events_settings.RECURRENCE_MAX_DATES),
+        ("exclusions", events_settings.RECURRENCE_MAX_DATES),
+    ):
         items = value.get(key) or []
         if not isinstance(items, list) or not all(isinstance(item, str) for item in items):
             _refuse(_("%(key)s must be a list of strings.") % {"key": key})
+        # Counted before anything is read: every occurrence's record shows these lists.
+        if len(items) > most:
+            _refuse(_("%(key)s holds at most %(count)s items.") % {"key": key, "count": most})
         lists[key] = items
     start = wall_clock(first.start_local)
     rules = tuple(_checked_rule(text, start, zone_for(first.timezone_name)) for text in lists["rules"])
@@ -115,6 +126,8 @@ def parse_recurrence(value, first):
         _refuse(_("A recurrence needs at least one rule or one date."))
     if any(date < start for date in dates):
         _refuse(_("Extra dates must not come before the first occurrence."))
+    if any(date > search_end(start) for date in dates):
+        _refuse(_too_long())
     if start in exclusions:
         _refuse(_("The first occurrence cannot be excluded: it is the series itself."))
     return Recurrence(rules, dates, exclusions)
@@ -128,28 +141,61 @@ def rule_parts(text):
     return parts
 
 
-def rule_text(parts):
-    return ";".join(f"{name}={value}" for name, value in parts.items())
+rule_text = recurrence_rules.rule_text
 
 
 def _checked_rule(text, start, zone):
-    text = text.strip()
-    if text.upper().startswith("RRULE:"):
-        text = text[len("RRULE:") :]
-    if not text or "\n" in text or "\r" in text or ":" in text:
-        _refuse(_("Each rule is one RRULE value, such as FREQ=WEEKLY;BYDAY=TU."))
-    parts = rule_parts(text)
-    if "COUNT" in parts and "UNTIL" in parts:
-        _refuse(_("A rule ends by COUNT or by UNTIL, not both."))
-    if parts.get("FREQ", "").upper() in ("SECONDLY", "MINUTELY", "HOURLY"):
-        _refuse(_("A rule repeats daily, weekly, monthly or yearly (FREQ), not more often."))
-    try:
-        rule = _rule(text, start, zone)
-    except (ValueError, TypeError, OverflowError, IndexError, KeyError):
-        _refuse(_("The rule “%(rule)s” cannot be read as an RFC 5545 RRULE.") % {"rule": text})
-    if "UNTIL" in parts and next(iter(rule), None) is None:
+    """A client's rule in its canonical text, once its grammar is read (services.recurrence_rules)
+    and its dates are found within the series' span: one date at least, all of its COUNT, none past
+    the span when it ends."""
+    parts = _rule_grammar(text)
+    if int(parts.get("COUNT", 0)) > events_settings.MAX_OCCURRENCES_PER_SERIES:
+        _refuse(recurrence_rules.too_many_occurrences())
+    found = 0
+    for moment in rule_moments(parts, start, zone):
+        if moment > search_end(start):
+            if "COUNT" in parts or "UNTIL" in parts:
+                _refuse(_too_long())
+            break
+        found += 1
+        if found > events_settings.MAX_OCCURRENCES_PER_SERIES or ("COUNT" not in parts and "UNTIL" not in parts):
+            # Enough: the expansion refuses a series past its limit, in its own words.
+            break
+    if not found and "UNTIL" in parts and _until_wall_clock(parts["UNTIL"], zone) < start:
         _refuse(_("The rule ends (UNTIL) before the first occurrence starts."))
-    return text.upper()
+    if not found:
+        _refuse(
+            _("The rule “%(rule)s” gives no date within %(years)s years of the first occurrence.")
+            % {"rule": rule_text(parts), "years": events_settings.RECURRENCE_MAX_YEARS}
+        )
+    if found < int(parts.get("COUNT", 1)):
+        _refuse(
+            _(
+                "The rule “%(rule)s” gives only %(found)s of its %(count)s dates within %(years)s years of "
+                "the first occurrence and before the year 10000."
+            )
+            % {
+                "rule": rule_text(parts),
+                "found": found,
+                "count": parts["COUNT"],
+                "years": events_settings.RECURRENCE_MAX_YEARS,
+            }
+        )
+    return rule_text(parts)
+
+
+def _rule_grammar(text):
+    try:
+        return canonical_rule(text)
+    except RuleError as error:
+        _refuse(_("The rule “%(rule)s” is refused: %(reason)s") % {"rule": text.strip()[:100], "reason": error})
+
+
+def _too_long():
+    return _(
+        "A series ends within %(years)s years of its first occurrence (and before the year 10000): "
+        "end it sooner (COUNT or UNTIL)."
+    ) % {"years": events_settings.RECURRENCE_MAX_YEARS}
 
 
 def utc_until(text, zone):
@@ -199,7 +245,7 @@ def _client_date(text, start):
 
 
 def _read_date(text):
-    return dt.datetime.strptime(text, DATE_FORMAT)
+    return dt.datetime.fromisoformat(text)
 
 
 # --- expansion ------------------------------------------------------------------------------------
@@ -214,33 +260,88 @@ def horizon(first):
     return dt.datetime(year, month, day, 23, 59, 59)
 
 
+def search_end(start):
+    """The last wall clock a series starting at `start` may reach: RECURRENCE_MAX_YEARS later, within year 9999."""
+    year = start.year + events_settings.RECURRENCE_MAX_YEARS
+    if year > dt.MAXYEAR:
+        return dt.datetime(dt.MAXYEAR, 12, 31, 23, 59, 59)
+    try:
+        return start.replace(year=year)
+    except ValueError:
+        # 29 February of a year without one.
+        return start.replace(year=year, day=28)
+
+
+# The Gregorian calendar, weekdays and leap days included, repeats every 400 years (146,097 days).
+CALENDAR_CYCLE_YEARS = 400
+
+
+def rule_moments(parts, start, zone):
+    """The starts (naive wall clocks, in order) one rule (its canonical parts) gives a series
+    starting at `start`, to its COUNT or UNTIL; an open-ended rule's may go on past search_end().
+
+    dateutil ends a rule that gives no further date only at the year 9999, walking every period
+    on the way (millions of days from today). So the rule is expanded a whole number of calendar
+    cycles later, where the year 9999 falls less than 400 years past the series' span, and its
+    dates moved back: every walk ends within 400 years of the span. COUNT and UNTIL are applied
+    here, so dateutil is never asked for the date after the last.
+    """
+    parts = dict(parts)
+    count = int(parts.pop("COUNT")) if "COUNT" in parts else None
+    last = _until_wall_clock(parts.pop("UNTIL"), zone) if "UNTIL" in parts else None
+    shift = (dt.MAXYEAR - search_end(start).year) // CALENDAR_CYCLE_YEARS * CALENDAR_CYCLE_YEARS
+    for moment in rrulestr(rule_text(parts), dtstart=start.replace(year=start.year + shift)):
+        moment = moment.replace(year=moment.year - shift)
+        if last is not None and moment > last:
+            return
+        yield moment
+        if count is not None:
+            count -= 1
+            if not count:
+                return
+
+
+def _until_wall_clock(text, zone):
+    """UNTIL on the event's wall clock: a UTC time shown there, a floating time as it is, a date as its last second."""
+    if text.endswith("Z"):
+        moment = dt.datetime.strptime(text, "%Y%m%dT%H%M%SZ").replace(tzinfo=dt.UTC)
+        try:
+            return moment.astimezone(zone).replace(tzinfo=None)
+        except OverflowError:
+            return dt.datetime.max
+    if "T" in text:
+        return dt.datetime.strptime(text, "%Y%m%dT%H%M%S")
+    return dt.datetime.strptime(text + "235959", "%Y%m%d%H%M%S")
+
+
 def expand(recurrence, first, until, limit=None):
     """The starts (naive wall clocks) of the series, in order, up to `until` (None: all of them).
 
-    More than `limit` (default MAX_OCCURRENCES_PER_SERIES) is refused, never cut short.
+    More than `limit` (default MAX_OCCURRENCES_PER_SERIES) is refused, never cut short; so is a
+    rule that, as stored, is no longer read (InvalidValue, for the callers showing a stored series).
     """
     limit = events_settings.MAX_OCCURRENCES_PER_SERIES if limit is None else limit
     zone = zone_for(first.timezone_name)
     start = wall_clock(first.start_local)
-    moments = rruleset()
-    for text in recurrence.rules:
-        moments.rrule(_rule(text, start, zone))
+    end = search_end(start) if until is None else min(until, search_end(start))
+    excluded = set(recurrence.exclusions)
     # The first occurrence is always one, as RFC 5545 counts DTSTART.
-    for date in (start, *recurrence.dates):
-        moments.rdate(date.replace(tzinfo=zone))
-    for date in recurrence.exclusions:
-        moments.exdate(date.replace(tzinfo=zone))
-    starts = []
-    for moment in moments:
-        local = moment.replace(tzinfo=None)
-        if until is not None and local > until:
-            break
-        starts.append(local)
-        if len(starts) > limit:
-            _refuse(
-                _("The series would have more than %(limit)s occurrences: end it sooner (COUNT or UNTIL).")
-                % {"limit": limit}
-            )
+    starts = {start, *(date for date in recurrence.dates if date <= end)}
+    # Each rule stops once it alone passes the limit, whatever the exclusions take off.
+    most = limit + len(excluded) + len(starts)
+    for text in recurrence.rules:
+        parts = _rule_grammar(text)
+        for moment in rule_moments(parts, start, zone):
+            if moment > end:
+                if until is None and moment > search_end(start):
+                    _refuse(_too_long())
+                break
+            starts.add(moment)
+            if len(starts) > most:
+                break
+    starts = sorted(starts - excluded)
+    if len(starts) > limit:
+        _refuse(recurrence_rules.too_many_occurrences(limit))
     return starts
 
 
@@ -258,6 +359,57 @@ def lock_series(series_id):
     """Serialise every write to this series (module docstring); taken before any other row of it."""
     if series_id is not None and connection.features.has_select_for_update:
         list(Event.objects.select_for_update(of=("self",)).filter(pk=series_id).values_list("pk", flat=True))
+
+
+def lock_turn(event_id, series_id):
+    """Lock what a write to event `event_id` must hold, in the one order every writer takes: the
+    first occurrence of its series (`series_id`, as last read; an event outside a series is its
+    own), then its own row. The event's row as read under its lock, or None when it is gone.
+
+    An occurrence changes series only under its old series' lock (a split, the end of a
+    recurrence), so the series read once that lock is held is final; read before, it may be
+    stale, and the series it is now in is locked in turn. Each such step follows a split or an
+    end that committed meanwhile, always towards a later first occurrence or none. An event that
+    is its series' first occurrence, or in none, is locked and read in one statement.
+    """
+    locked = series_id or event_id
+    while locked != event_id:
+        lock_series(locked)
+        found = list(Event.objects.filter(pk=event_id).values_list("series_id", flat=True))
+        if not found:
+            return None
+        current = found[0] or event_id
+        if current == locked:
+            break
+        locked = current
+    rows = Event.objects.select_for_update(of=("self",)) if connection.features.has_select_for_update else Event.objects
+    return rows.filter(pk=event_id).first()
+
+
+def take_turn(event, scope=None):
+    """Wait for the turn of a write to `event` (lock_turn), then take what it holds now: the write
+    decides on what the writers before it left, never on what was read before the turn came (the
+    event may have been trashed, moved, split off into another series or left its series meanwhile).
+
+    The scope for what `event` now is: a scope sent for an occurrence that left its series
+    meanwhile is dropped (it is written as the ordinary event it now is); sent for an event that
+    was in no series, it is refused.
+    """
+    addressed = event.series_id
+    current = lock_turn(event.pk, addressed)
+    if current is None:
+        raise Event.DoesNotExist()
+    # What refresh_from_db() does, without its statement: the row was just read under the lock.
+    for field in Event._meta.concrete_fields:
+        value = getattr(current, field.attname)
+        if field.is_relation and field.is_cached(event) and getattr(event, field.attname) != value:
+            field.delete_cached_value(event)
+        setattr(event, field.attname, value)
+    event._prefetched_objects_cache = {}
+    if scope is not None and event.series_id is None and addressed is not None:
+        return None
+    check_scope(event, scope)
+    return scope
 
 
 def check_may_edit_series(user, occurrences):
@@ -281,9 +433,6 @@ def set_recurrence(event, value, user):
     series = Series.objects.filter(pk=event.pk).first() or Series(first=event)
     recurrence.store(series)
     series.save()
-    # The rules start where the first occurrence does (DTSTART).
-    event.series, event.occurrence_start, event.series_position = series, event.start_local, 1
-    event.save(update_fields=["series", "occurrence_start", "series_position"])
     others = [occurrence for occurrence in occurrences if occurrence.pk != event.pk]
     materialise(series, event, recurrence, [*others, event])
 
@@ -294,8 +443,6 @@ def first_moved(event):
     if event.series_id != event.pk or event.occurrence_start == event.start_local:
         return
     occurrences = series_events(event.pk)
-    event.occurrence_start = event.start_local
-    event.save(update_fields=["occurrence_start"])
     series = Series.objects.get(pk=event.pk)
     others = [occurrence for occurrence in occurrences if occurrence.pk != event.pk]
     materialise(series, event, Recurrence.of(series), [*others, event])
@@ -308,21 +455,24 @@ def extend_open_series():
     it is and returned with the refusal, for the command to report. ([extended IDs], [(ID, refusal)]).
     """
     extended, refused = [], []
-    for series in Series.objects.exclude(rules=[]).order_by("pk"):
-        if not Recurrence.of(series).open_ended:
-            continue
+    for series_id in Series.objects.exclude(rules=[]).order_by("pk").values_list("pk", flat=True):
         try:
             with transaction.atomic():
-                occurrences = series_events(series.pk)
-                first = next(occurrence for occurrence in occurrences if occurrence.pk == series.pk)
+                lock_series(series_id)
+                # Read under the lock: the series may have been ended or given other rules meanwhile.
+                series = Series.objects.filter(pk=series_id).first()
+                if series is None or not Recurrence.of(series).open_ended:
+                    continue
+                occurrences = series_events(series_id, lock=False)
+                first = next(occurrence for occurrence in occurrences if occurrence.pk == series_id)
                 if first.status == PostStatus.TRASH:
                     continue
                 materialise(series, first, Recurrence.of(series), occurrences)
                 changes.finished()
         except InvalidValue as refusal:
-            refused.append((series.pk, refusal))
+            refused.append((series_id, refusal))
             continue
-        extended.append(series.pk)
+        extended.append(series_id)
     return extended, refused
 
 
@@ -342,7 +492,9 @@ def materialise(series, first, recurrence, occurrences, until=None):
     series.materialised_until = until.replace(tzinfo=dt.UTC) if until is not None else None
     series.save(update_fields=["materialised_until"])
     positions = {start: position for position, start in enumerate(starts, start=1)}
-    kept, vanished = {}, []
+    # The first occurrence's start is the rules' DTSTART: another live occurrence there (the first
+    # moved onto it) has vanished.
+    kept, vanished = {wall_clock(first.start_local): first}, []
     for occurrence in occurrences:
         if occurrence.pk == first.pk:
             continue
@@ -351,9 +503,14 @@ def materialise(series, first, recurrence, occurrences, until=None):
             kept[start] = occurrence
         elif occurrence.status != PostStatus.TRASH:
             vanished.append(occurrence)
-    kept[wall_clock(first.start_local)] = first
     _trash(vanished)
-    made = _create(first, series, [start for start in starts if start not in kept], positions)
+    if (first.series_id, first.occurrence_start, first.series_position) != (series.pk, first.start_local, 1):
+        # Only now, with no other live occurrence at its start (the unique index on series and start).
+        first.series, first.occurrence_start, first.series_position = series, first.start_local, 1
+        first.save(update_fields=["series", "occurrence_start", "series_position"])
+    # The rules wait with a first occurrence in the trash: nothing new is made until it is restored.
+    missing = [start for start in starts if start not in kept] if first.status != PostStatus.TRASH else []
+    made = _create(first, series, missing, positions)
     renumbered = [occurrence for start, occurrence in kept.items() if occurrence.series_position != positions[start]]
     for start, occurrence in kept.items():
         occurrence.series_position = positions[start]
@@ -382,7 +539,7 @@ def _create(first, series, starts, positions):
     for record_id, start, slug in zip(ids, starts, slugs):
         occurrence = Event(*values)
         occurrence.id = record_id
-        set_event_times(occurrence, start, start + length, zone_name, first.all_day)
+        set_occurrence_times(occurrence, start, length, zone_name, first.all_day)
         occurrence.slug = slug
         occurrence.post_parent_id = first.pk
         occurrence.series_id = series.pk
@@ -553,21 +710,44 @@ def after_update(event, user, before, scope):
     _propagate(event, [name for name in columns if name not in OWN_COLUMNS], links, user)
 
 
+def check_may_rejoin(event, before):
+    """An occurrence leaving the trash takes its start in its series back: refused while another
+    live occurrence holds that start (made there after the start left the exclusions), which
+    would otherwise be two occurrences of one start."""
+    if before is None or event.series_id is None or before.columns["status"] != PostStatus.TRASH:
+        return
+    if event.status == PostStatus.TRASH:
+        return
+    holder = (
+        Event.objects.filter(series_id=event.series_id, occurrence_start=event.occurrence_start)
+        .exclude(status=PostStatus.TRASH)
+        .exclude(pk=event.pk)
+        .values_list("pk", flat=True)
+        .first()
+    )
+    if holder is not None:
+        raise InvalidValue(
+            "status",
+            _("Occurrence %(id)s of the series now starts at the time this one had: trash it first.") % {"id": holder},
+        )
+
+
 def _rejoin(event):
     """An occurrence restored from the trash is in its series again: its start leaves the
-    exclusions, and the series (its numbering, every record's `recurrence`) is made again."""
-    if event.pk == event.series_id:
-        return
+    exclusions, and the series (its numbering, every record's `recurrence`) is made again. A first
+    occurrence brings the rules back from the trash: what they waited to make is made."""
     series = Series.objects.get(pk=event.series_id)
     recurrence = Recurrence.of(series)
-    start = wall_clock(event.occurrence_start)
-    if start not in recurrence.exclusions:
-        return
-    recurrence = Recurrence(recurrence.rules, recurrence.dates, tuple(d for d in recurrence.exclusions if d != start))
-    recurrence.store(series)
-    series.save()
+    if event.pk != event.series_id:
+        start = wall_clock(event.occurrence_start)
+        if start not in recurrence.exclusions:
+            return
+        exclusions = tuple(date for date in recurrence.exclusions if date != start)
+        recurrence = Recurrence(recurrence.rules, recurrence.dates, exclusions)
+        recurrence.store(series)
+        series.save()
     occurrences = series_events(series.pk, lock=False)
-    first = next(occurrence for occurrence in occurrences if occurrence.pk == series.pk)
+    first = event if event.pk == series.pk else next(o for o in occurrences if o.pk == series.pk)
     materialise(series, first, recurrence, occurrences)
 
 
@@ -710,10 +890,12 @@ def recurrence_field(event):
     if event.series_id is None or event.series is None:
         return None
     series = event.series
+    # Kept in the API's form (Recurrence.store): read as they are, not parsed again for each of
+    # the series' records, which would cost the series' length times its dates.
     return {
         "rules": list(series.rules),
-        "dates": [format_wp(_read_date(text)) for text in series.dates],
-        "exclusions": [format_wp(_read_date(text)) for text in series.exclusions],
+        "dates": list(series.dates),
+        "exclusions": list(series.exclusions),
         "series": series.pk,
         "position": event.series_position,
     }

@@ -43,6 +43,27 @@ def set_event_times(event, start_local, end_local, zone_name=None, all_day=None)
     return event
 
 
+def set_occurrence_times(event, start_local, length, zone_name, all_day):
+    """set_event_times for an occurrence of a series, whose start the rules give: a start the clocks
+    skip (02:30 on the night they go from 02:00 to 03:00) moves on by the gap, as a typed start is
+    read (events/dates.py), and the occurrence keeps its length, so it never ends before it starts."""
+    if not all_day:
+        zone = zone_for(zone_name)
+        start_local = existing_wall_clock(start_local, zone)
+        return set_event_times(event, start_local, existing_wall_clock(start_local + length, zone), zone_name, all_day)
+    return set_event_times(event, start_local, start_local + length, zone_name, all_day)
+
+
+def existing_wall_clock(wall, zone):
+    """`wall` (naive) as the clocks of `zone` show it: a time they skip is read with the offset
+    before the change (zoneinfo's fold=0, as RFC 5545 reads it), so it moves on by the gap."""
+    try:
+        return wall.replace(tzinfo=zone).astimezone(dt.UTC).astimezone(zone).replace(tzinfo=None)
+    except OverflowError:
+        # At the very ends of the calendar; no daylight-saving change there.
+        return wall
+
+
 def wall_clock(stored):
     """The naive wall-clock time kept in a `*_local` column."""
     return stored.astimezone(dt.UTC).replace(tzinfo=None)

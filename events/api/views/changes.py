@@ -40,8 +40,10 @@ GONE = {ChangeAction.TRASHED, ChangeAction.DELETED}
 
 
 class ChangesParams(Params):
+    # Any string fits the schema; only the server can tell one of its own cursors (400 otherwise).
     since = StringParam(
-        help_text=_("The cursor a previous page gave as `next`; without it, the feed starts at its oldest entry.")
+        server_checked=True,
+        help_text=_("The cursor a previous page gave as `next`; without it, the feed starts at its oldest entry."),
     )
     per_page = PositiveIntegerParam(
         default=DEFAULT_PER_PAGE,

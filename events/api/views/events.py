@@ -65,7 +65,6 @@ class EventViewSet(WPViewSet):
             403,
         ),
         "page_not_found": ("event-archive-page-not-found", _("The requested page of events does not exist."), 404),
-        "in_trash": ("event-is-in-trash", _("The event with the ID %(id)s is already in the trash."), 410),
     }
 
     def get_queryset(self):
@@ -206,10 +205,9 @@ class EventViewSet(WPViewSet):
         return Response(self.write_record(event))
 
     def trash(self, event):
-        """docs/contract/events.md §6: rights first (judged on the status before any trashing), then 410 for a second delete."""
+        """docs/contract/events.md §6: rights first (judged on the status before any trashing), then
+        410 for a second delete (the service's InTrash, judged in the write's turn)."""
         self.check_may_edit(event)
-        if event.status == PostStatus.TRASH:
-            raise self.refusal("in_trash", event.pk)
         event_service.trash_event(event, self.request.user, scope=self.recurrence_scope())
         return Response(self.write_record(event))
 

@@ -8,6 +8,7 @@ from ... import roles
 from ...models import WebhookDelivery, WebhookSubscription
 from ...models.webhook import ALL_ACTIONS, ALL_KINDS
 from ...notifications import subscriptions
+from ...notifications.delivery import fan_out
 from .. import errors
 from ..params import BooleanParam, ListParam, Params, PositiveIntegerParam, StringParam
 from .base import WPViewSet
@@ -152,6 +153,9 @@ class WebhookViewSet(WPViewSet):
 
     def deliveries(self, request, *args, **kwargs):
         subscription = self.subscription()
+        # Changes no worker has looked at yet are listed as the pending deliveries they are, not
+        # left out: a site whose worker is not running shows what waits for it.
+        fan_out([subscription.pk])
         latest = WebhookDelivery.objects.filter(subscription=subscription).order_by("-position")
         return Response(
             [delivery_record(delivery) for delivery in latest[: min(self.params["per_page"], MAX_DELIVERIES)]]

@@ -1,10 +1,56 @@
-// The event form's repeat section shows the series' next dates and its rule in words while the
-// editor types, without saving: the form's own inputs are sent to the admin's preview view
-// (EventAdmin.recurrence_preview_view), which cleans them as a save would and answers JSON. The
-// server does every reading and every translation; this only asks and writes the answer out.
+// The event form's repeat section shows the fields of the chosen frequency only, and the series'
+// next dates and its rule in words while the editor types, without saving: the form's own inputs
+// are sent to the admin's preview view (EventAdmin.recurrence_preview_view), which cleans them as a
+// save would and answers JSON. The server does every reading and every translation; this only asks
+// and writes the answer out.
 'use strict';
 {
     const PAUSE = 300;  // milliseconds of quiet before asking: one question per burst of typing
+
+    // What each part of the section is for: [its element, whether the chosen frequency and end
+    // want it]. Weekdays are for weekly series, "Monthly on" for monthly ones; without a frequency
+    // only the extra and excluded dates remain. Without scripts every part shows, and the server
+    // ignores those the choices make irrelevant (their help texts say so).
+    const PARTS = [
+        ['.form-row.field-repeat_interval', (frequency) => frequency !== ''],
+        ['.form-row.field-repeat_weekdays', (frequency) => frequency === 'WEEKLY'],
+        ['.form-row.field-repeat_monthly', (frequency) => frequency === 'MONTHLY'],
+        ['.form-row.field-repeat_end', (frequency) => frequency !== ''],
+        ['.fieldBox.field-repeat_until', (frequency, end) => end === 'until'],
+        ['.fieldBox.field-repeat_count', (frequency, end) => end === 'count'],
+    ];
+
+    function showChosenFields() {
+        const frequency = document.getElementById('id_repeat');
+        const section = frequency && frequency.closest('fieldset.events-repeat');
+        if (!section) {
+            return;  // a page that only shows the event
+        }
+        const interval = document.getElementById('id_repeat_interval');
+        const intervalHelp = document.querySelector('#id_repeat_interval_helptext > div');
+        const helpTexts = interval && interval.dataset.helpTexts ? JSON.parse(interval.dataset.helpTexts) : {};
+        const anyFrequencyHelp = intervalHelp ? intervalHelp.textContent : '';
+
+        function update() {
+            const end = section.querySelector('input[name=repeat_end]:checked');
+            for (const [selector, wanted] of PARTS) {
+                const part = section.querySelector(selector);
+                if (!part) {
+                    continue;
+                }
+                // A box of a line of several fields goes with its help, in the element around it.
+                const shown = part.classList.contains('fieldBox') ? part.parentElement : part;
+                // A field showing an error stays in sight, whatever is chosen.
+                shown.hidden = !wanted(frequency.value, end ? end.value : '') && !shown.querySelector('.errorlist');
+            }
+            if (intervalHelp) {
+                intervalHelp.textContent = helpTexts[frequency.value] || anyFrequencyHelp;
+            }
+        }
+
+        section.addEventListener('change', update);
+        update();
+    }
 
     function setUp() {
         const box = document.getElementById('events-recurrence-preview');
@@ -118,9 +164,14 @@
         refresh();
     }
 
-    if (document.readyState === 'loading') {
-        document.addEventListener('DOMContentLoaded', setUp);
-    } else {
+    function start() {
+        showChosenFields();
         setUp();
+    }
+
+    if (document.readyState === 'loading') {
+        document.addEventListener('DOMContentLoaded', start);
+    } else {
+        start();
     }
 }

@@ -108,7 +108,7 @@ def uninstall(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("events", "0013_webhook_delivery_languages"),
+        ("events", "0014_webhook_delivery_claim"),
     ]
 
     operations = [migrations.RunPython(install, uninstall)]
