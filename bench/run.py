@@ -62,6 +62,15 @@ SMALL_SERIES_RULE = "FREQ=DAILY;COUNT=10"
 CHANGES_PER_PAGE = 100
 # Different pages the walking rows read, one after the other (the feed's, and the v1 list's).
 WALKED_PAGES = 200
+# Search rows (bench/README.md, "Search"): words of the seeded calendar, found by an index on PostgreSQL.
+SEARCHES = {
+    "events?search=jazz": ("", "jazz"),
+    'events?search="evening jazz"': ("", '"evening jazz"'),
+    "events?search=爵 [zh-hans]": ("/zh-hans", "爵"),
+    "events?search=爵士 [zh-hans]": ("/zh-hans", "爵士"),
+}
+# A word no event holds, a different one each request, as a loop of random words sends them.
+MISSED_WORDS = 200
 
 # Run as a script, Python puts bench/ itself first on the path; the project root is what imports need.
 if sys.path and Path(sys.path[0]).resolve() == ROOT / "bench":
@@ -439,6 +448,11 @@ def endpoints_for(calendar, signed):
         "organizers?per_page=50": Load([f"{api}/organizers?per_page=50"]),
         "categories?per_page=50": Load([f"{api}/categories?per_page=50"]),
     }
+    for name, (prefix, words) in SEARCHES.items():
+        endpoints[name] = Load([f"{prefix}{api}/events?{urlencode({'search': words})}"])
+    endpoints["events?search=<miss>"] = Load(
+        [f"{api}/events?{urlencode({'search': f'qzxv{n:04d}'})}" for n in range(MISSED_WORDS)]
+    )
     for credential, (reader, _writer) in signed.items():
         endpoints[f"events/{{id}} [{credential}]"] = Load(single_paths, reader)
         endpoints[f"events?per_page=10 [{credential}]"] = Load([f"{api}/events?per_page=10"], reader)

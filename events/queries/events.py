@@ -11,7 +11,7 @@ from ..conf import events_settings
 from ..exceptions import InvalidValue
 from ..list_versions import Reads
 from ..models import Event, EventOrganizer, Organizer, PostKind, Taxonomy, Venue
-from . import params, visibility
+from . import params, search, visibility
 from .filtering import apply_filters, localized_text, reads_with_filters
 from .params import MAX_RECORD_ID, TermSelection
 from .window import default_end_date, default_start_date
@@ -85,16 +85,28 @@ SEARCH_STOPWORDS = frozenset(
         "www",
     ]
 )
+# WP_Query::parse_search(): more terms than this, and the whole string is one phrase.
 MAX_SEARCH_TERMS = 9
+# WordPress has no length cap (MySQL scans anyway); an index's work grows with the pattern, so a
+# search string is at most this long (docs/api.md, "Search").
+MAX_SEARCH_LENGTH = 200
+
+
+def search_text(name, value):
+    """A `search` parameter: non-empty, at most MAX_SEARCH_LENGTH characters."""
+    return params.text(name, value, non_empty=True, max_length=MAX_SEARCH_LENGTH)
 
 
 def search_terms(text):
-    """(word, excluded) pairs of a WordPress search string."""
+    """(word, excluded) pairs of a WordPress search string, as WP_Query::parse_search() reads it."""
+    # Line breaks are dropped before anything else (a search box has none).
+    text = text.replace("\r", "").replace("\n", "")
     raw = [match.group(0) for match in _SEARCH_TERM.finditer(text)]
     terms = []
     for term in raw:
         term = term.strip("\"'") if re.fullmatch(r'".+"', term) else term.strip("\"' ")
-        if not term or (len(term) == 1 and re.fullmatch(r"[a-z\-]", term, re.IGNORECASE)):
+        # PHP's empty(): "0" is no term either.
+        if term in ("", "0") or (len(term) == 1 and re.fullmatch(r"[a-z\-]", term, re.IGNORECASE)):
             continue
         if term.lower() in SEARCH_STOPWORDS:
             continue
@@ -102,13 +114,8 @@ def search_terms(text):
     # Only stopwords or short words, or a very long query: WordPress matches the whole sentence.
     if not terms or len(terms) > MAX_SEARCH_TERMS:
         terms = [text]
-    pairs = []
-    for term in terms:
-        if term.startswith("-") and len(term) > 1:
-            pairs.append((term[1:], True))
-        else:
-            pairs.append((term, False))
-    return pairs
+    # A leading "-" excludes the rest, even nothing (a sentence "-" excludes every record, as in WordPress).
+    return [(term[1:], True) if term.startswith("-") else (term, False) for term in terms]
 
 
 SEARCHED_FIELDS = ("title", "excerpt", "description")
@@ -172,7 +179,7 @@ FILTER_PARAMETERS = {
     "ends_before": params.date,
     "ends_after": params.date,
     "strict_dates": params.non_empty_text,
-    "search": params.non_empty_text,
+    "search": search_text,
     "categories": params.list_of(category_selection),
     "tags": params.list_of(tag_selection),
     "venue": params.list_of(venue_ids),
@@ -244,12 +251,17 @@ def _in_window(queryset, window):
 
 def _searched(queryset, text):
     annotations = {f"searched_{field}": localized_text(field) for field in SEARCHED_FIELDS}
-    queryset = queryset.alias(**annotations)
+    queryset = queryset.alias(**annotations, search_document=search.search_document(SEARCHED_FIELDS))
     for word, excluded in search_terms(text):
         found = Q()
         for field in SEARCHED_FIELDS:
             found |= Q(**{f"searched_{field}__icontains": word})
-        queryset = queryset.exclude(found) if excluded else queryset.filter(found)
+        if excluded:
+            queryset = queryset.exclude(found)
+            continue
+        # Implied by `found`, so the results are the same: it only lets an index find the rows.
+        narrowed = search.indexed(queryset, "search_document", word)
+        queryset = queryset.filter(found) if narrowed is None else queryset.filter(narrowed, found)
     return queryset
 
 

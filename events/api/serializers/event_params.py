@@ -119,7 +119,11 @@ class EventListParams(Params):
         default=event_queries.FILTER_DEFAULTS["strict_dates"],
         help_text=_("Whether dates are used as given (true) instead of being widened to whole days (false)."),
     )
-    search = StringParam(non_empty=True, help_text=_("Words the event title, excerpt or description must contain."))
+    search = StringParam(
+        non_empty=True,
+        max_length=event_queries.MAX_SEARCH_LENGTH,
+        help_text=_("Words the event title, excerpt or description must contain."),
+    )
     categories = ListParam(
         parse=event_queries.category_selection,
         wp_items=ID_ITEMS,

@@ -16,6 +16,7 @@ from ... import roles
 from ...conf import events_settings
 from ...models import Organizer, PostKind, PostStatus, Venue
 from ...numbers import is_ascii_digits
+from ...queries.events import MAX_SEARCH_LENGTH
 from ...queries.params import (
     coordinate,
     default_per_page,
@@ -146,7 +147,9 @@ class ListParamsBase(Params):
         default=default_per_page, help_text=_("The number of records to return on each page (at most 50).")
     )
     search = StringParam(
-        non_empty=True, help_text=_("Words the name, description or contact details must all contain.")
+        non_empty=True,
+        max_length=MAX_SEARCH_LENGTH,
+        help_text=_("Words the name, description or contact details must all contain."),
     )
     event = RawParam(
         parse=existing_event_id, wp_type="integer", help_text=_("Only the records linked to this event (ID).")
