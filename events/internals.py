@@ -113,12 +113,13 @@ def forget_connection(connection):
     believes of its transaction.
 
     Django's `close()` keeps the object of a connection it believes is inside an atomic block, for
-    that block to end, and every later use then fails on the closed connection. `Atomic.__exit__`
-    drops it by setting `connection.connection` to None: the next use connects afresh, and
-    `connect()` resets the transaction bookkeeping (`in_atomic_block`, savepoint ids, atomic
-    blocks). An in-memory SQLite database, which closing would destroy, stays open, as Django's own
-    `close()` leaves it.
+    that block to end, and every later use then fails on the closed connection. The outermost
+    block's `Atomic.__exit__` ends it by setting `in_atomic_block` to False and `connection` to
+    None: the next use connects afresh, and `connect()` resets the rest of the transaction
+    bookkeeping (savepoint ids, atomic blocks, `needs_rollback`). An in-memory SQLite database,
+    which closing would destroy, stays open, as Django's own `close()` leaves it.
     """
     connection.close()
     if connection.closed_in_transaction:
+        connection.in_atomic_block = False
         connection.connection = None
