@@ -8,6 +8,7 @@ function on the request's way that loops in Python, running no SQL, for much lon
 import time
 
 import pytest
+from django.db import connection
 
 from events.models import Event
 
@@ -197,6 +198,41 @@ def test_the_deadline_of_a_request_answered_in_time_never_reaches_the_next_one(a
     request_seconds(30)
     spin_while_rendering(monkeypatch, seconds=1.5)
     assert api.get(f"{API}/events").status_code == 200
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_write_stopped_among_its_statements_leaves_a_connection_the_next_requests_can_use(
+    api, editor, request_seconds, monkeypatch
+):
+    """With the statement check's clock stopped, only the watchdog ends this write, wherever it is
+    in its stream of statements: maybe inside the database driver or Django's bookkeeping. Nothing
+    is written, and the connection it left is not reused as it was."""
+    import events.deadline as deadline
+    import events.services.events as services
+
+    original_write = services._write
+
+    def write_then_query(*args, **kwargs):
+        written = original_write(*args, **kwargs)
+        until = time.monotonic() + SPIN_SECONDS
+        with connection.cursor() as cursor:
+            while time.monotonic() < until:
+                cursor.execute("SELECT 1")
+        return written
+
+    request_seconds(BUDGET)
+    monkeypatch.setattr(deadline, "_clock", lambda: 0.0)
+    monkeypatch.setattr(services, "_write", write_then_query)
+    began = time.monotonic()
+    response = post_json(editor, "/events", NEW_EVENT)
+    assert time.monotonic() - began < SOON
+    assert_timed_out(response)
+    monkeypatch.undo()
+    request_seconds(30)
+    assert not Event.objects.filter(title_en="Late").exists()
+    assert api.get(f"{API}/events").status_code == 200
+    assert post_json(editor, "/events", NEW_EVENT).status_code == 201
+    assert Event.objects.filter(title_en="Late").count() == 1
 
 
 # --- public pages and calendar files --------------------------------------------------------------
