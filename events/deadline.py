@@ -102,6 +102,9 @@ class Watchdog:
         self._order = itertools.count()
         self._current = {}  # thread id -> the watch of the request the thread is answering
         self._thread = None
+        # When the watchdog wakes by itself (None: only when woken). Waking it for each request
+        # would hand it the GIL each time; a request's deadline is mostly later than those before.
+        self._sleeping_until = None
 
     def watching(self):
         """Whether the request this thread is answering has a watch already."""
@@ -117,7 +120,7 @@ class Watchdog:
                 self._thread.start()
             self._current[thread_id] = watch
             heapq.heappush(self._due, (watch.deadline, next(self._order), watch))
-            if self._due[0][2] is watch:
+            if self._sleeping_until is None or watch.deadline < self._sleeping_until:
                 self._wake.notify()
         return watch
 
@@ -151,6 +154,7 @@ class Watchdog:
                         continue
                     watch.fired = True
                     raise_in_thread(watch.thread_id, RequestInterrupted)
+                self._sleeping_until = due[0][0] if due else None
                 self._wake.wait(due[0][0] - now if due else None)
 
 
