@@ -20,14 +20,16 @@ Why an interruption never lands where it would lie or break something:
 
 1. It is aimed at a watch, not at a thread. Each request has its own watch; the watchdog raises only
    for a watch that has not ended and is still its thread's current one, checked under the
-   watchdog's lock, under which the request also ends its watch. A thread that moved on to its
-   next request (gthread's pool reuses thread ids) ended the old watch first, so it is never hit.
-2. It is raised once, and ending a watch cancels it if it is not delivered yet. The watchdog raises
-   at most once per watch, and only for one not ended: `Watchdog.end()` marks the watch ended
-   under the lock, so the watchdog raises no more, then, if it had raised, cancels the exception in
-   case it is still pending (`raise_in_thread(…, None)`). Delivered within `end()` itself, the
-   exception comes out of `end()`: before whatever its caller was about to do, which then fails as
-   an interrupted request does. Once `end()` has returned, nothing is pending and nothing can come.
+   watchdog's lock. A thread that moved on to its next request (gthread's pool reuses thread ids)
+   ended the old watch first, so it is never hit.
+2. It stops as soon as the request's work does. The work runs inside `within_budget()`, a plain
+   function (not a context manager, whose exit is a fresh call that a pending exception would
+   skip), and the first statement of its `finally` marks the watch ended: a store, at which
+   CPython delivers nothing, after which the watchdog raises no more. An exception raised before
+   it and not delivered yet comes out at the next step, within the `finally`, which is why the
+   rest of it, ending the watch for good, runs twice: once is always whole. Ending the watch also
+   cancels an exception raised and not yet delivered (`raise_in_thread(…, None)`), so once
+   `within_budget()` is left, nothing is pending and nothing can come.
 3. A write's commit ends its budget. Before the first commit of a write request (POST, PUT, PATCH,
    DELETE), and before a statement outside a transaction that does more than read (it commits as it
    runs), the watch is ended; had it fired, the commit is refused with RequestTimedOut instead and
@@ -35,16 +37,22 @@ Why an interruption never lands where it would lie or break something:
    no statement check, never a 503 for a write that was saved. A read's commits (the rendering
    store's fills) do not end its budget: an interrupted fill is kept or not, and the store is right
    either way.
-4. The budget ends where its exception is answered: the router ends it around the dispatch of the
-   request, inside the code that turns errors into answers (a public page, inside its view's error
-   handling), so the 503 is built after the watch has ended and is never itself interrupted.
+4. The budget ends where its exception is answered: the router runs the dispatch of the request
+   within it, inside the code that turns errors into answers (a public page, inside its view's
+   error handling), so the 503 is built after the watch has ended and is never itself interrupted.
 5. The connection is not trusted after an interruption: it may have landed in the middle of a
    psycopg call (a statement sent, its result unread) or of Django's transaction bookkeeping (an
    atomic block half exited). Once its watch has fired, the request's connection is closed and
    Django made to open a new one on next use (events.internals.forget_connection); the database
    rolls back whatever the closed one left open.
-6. Code that catches Exception would swallow the interruption (none on a request's way does so
-   around its work): the statement check still refuses the request's next statement.
+6. An interruption may be swallowed: by code that catches Exception, or because CPython delivered
+   it inside a finalizer (a `__del__`, a weak reference's callback), which ignores it. So until the
+   watch ends, the watchdog raises again every INTERRUPT_AGAIN_SECONDS, and the statement check
+   refuses every statement.
+
+The statement check and the hook before a commit are installed once on each thread's connection
+(events.internals.wrap_every_statement, call_before_each_commit) and read the thread's current
+watch; a request arms and ends its watch, and nothing else.
 """
 
 import heapq
@@ -52,12 +60,11 @@ import itertools
 import os
 import threading
 import time
-from contextlib import contextmanager, nullcontext
 
 from django.db import DEFAULT_DB_ALIAS, OperationalError, connections
 
 from .conf import events_settings
-from .internals import before_commit, forget_connection, raise_in_thread
+from .internals import call_before_each_commit, forget_connection, raise_in_thread, wrap_every_statement
 
 
 class RequestTimedOut(OperationalError):
@@ -76,20 +83,26 @@ class RequestInterrupted(RequestTimedOut):
 _ENDINGS = ("ROLLBACK", "RELEASE", "SAVEPOINT", "COMMIT")
 # Statements outside an atomic block that commit nothing: a read, and SQLite's start of a transaction.
 _UNCOMMITTED = ("SELECT", "BEGIN")
+# Seconds between the watchdog's interruptions of a request that goes on after one (point 6).
+INTERRUPT_AGAIN_SECONDS = 0.1
 # The statement check's clock, which tests move; the watchdog keeps real time.
 _clock = time.monotonic
 
 
 class Watch:
-    """One request's deadline, as the watchdog keeps it; `fired` and `ended` change under its lock."""
+    """One request's budget: its deadlines, whether it writes, and whether the watchdog fired
+    (`fired`) or may no longer fire (`ended`), which change under the watchdog's lock."""
 
-    __slots__ = ("ended", "fired", "thread_id", "deadline")
+    __slots__ = ("ended", "fired", "thread_id", "deadline", "statement_deadline", "seconds", "write")
 
-    def __init__(self, thread_id, deadline):
+    def __init__(self, seconds, write):
         self.ended = False
         self.fired = False
-        self.thread_id = thread_id
-        self.deadline = deadline
+        self.thread_id = threading.get_ident()
+        self.deadline = time.monotonic() + seconds
+        self.statement_deadline = _clock() + seconds
+        self.seconds = seconds
+        self.write = write
 
 
 class Watchdog:
@@ -106,26 +119,24 @@ class Watchdog:
         # would hand it the GIL each time; a request's deadline is mostly later than those before.
         self._sleeping_until = None
 
-    def watching(self):
-        """Whether the request this thread is answering has a watch already."""
-        return threading.get_ident() in self._current
+    def current(self):
+        """The watch of the request this thread is answering, or None."""
+        return self._current.get(threading.get_ident())
 
-    def watch(self, seconds):
-        """A new watch for the request this thread is answering, due in `seconds`."""
-        thread_id = threading.get_ident()
-        watch = Watch(thread_id, time.monotonic() + seconds)
+    def watch(self, watch):
+        """Watch this thread's request: interrupt it once `watch.deadline` has passed."""
         with self._lock:
             if self._thread is None:
                 self._thread = threading.Thread(target=self._run, name="events-request-watchdog", daemon=True)
                 self._thread.start()
-            self._current[thread_id] = watch
+            self._current[watch.thread_id] = watch
             heapq.heappush(self._due, (watch.deadline, next(self._order), watch))
             if self._sleeping_until is None or watch.deadline < self._sleeping_until:
                 self._wake.notify()
-        return watch
 
     def end(self, watch):
-        """Stop `watch` (this thread's) from firing; whether it fired (module docstring, point 2)."""
+        """Stop `watch` (this thread's) from firing, cancel what it fired and was not delivered
+        yet; whether it fired (module docstring, point 2)."""
         with self._lock:
             watch.ended = True
             fired = watch.fired
@@ -154,6 +165,7 @@ class Watchdog:
                         continue
                     watch.fired = True
                     raise_in_thread(watch.thread_id, RequestInterrupted)
+                    heapq.heappush(due, (now + INTERRUPT_AGAIN_SECONDS, next(self._order), watch))
                 self._sleeping_until = due[0][0] if due else None
                 self._wake.wait(due[0][0] - now if due else None)
 
@@ -170,48 +182,62 @@ def _after_fork_in_child():
 os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
-@contextmanager
-def budget(write=False):
-    """Run the body within REQUEST_SECONDS: past it, RequestTimedOut ends it wherever it is.
+def within_budget(work, write=False):
+    """The result of `work()` (a function of no argument), stopped by RequestTimedOut wherever it is
+    once it has run REQUEST_SECONDS.
 
     `write`: the request writes, and its first commit ends the budget (module docstring, point 3).
-    End it where its exception is answered (point 4); within a budget, another is no budget.
+    Call it where its exception is answered (point 4); within a budget, another is no budget.
     """
     seconds = events_settings.REQUEST_SECONDS
     watchdog = _watchdog
-    if not seconds or watchdog.watching():
-        yield
-        return
+    if not seconds or watchdog.current() is not None:
+        return work()
     connection = connections[DEFAULT_DB_ALIAS]
+    wrap_every_statement(connection, _check_statement)
+    call_before_each_commit(connection, _end_before_commit)
     in_outer_transaction = connection.in_atomic_block
-    deadline = _clock() + seconds
-    watch = watchdog.watch(seconds)
-
-    def end_before_commit():
-        if not watch.ended and watchdog.end(watch):
-            raise RequestTimedOut(f"the request ran past its budget of {seconds} s before its commit")
-
-    def before_each_statement(execute, sql, params, many, context):
-        if not watch.ended:
-            # Ending a transaction or a savepoint is how the work stops: always let it through.
-            if _clock() > deadline and not sql.lstrip()[:9].upper().startswith(_ENDINGS):
-                raise RequestTimedOut(f"the request ran past its budget of {seconds} s")
-            if write and not connection.in_atomic_block and not sql.lstrip()[:6].upper().startswith(_UNCOMMITTED):
-                end_before_commit()
-        return execute(sql, params, many, context)
-
-    commits = before_commit(connection, end_before_commit) if write else nullcontext()
+    watch = Watch(seconds, write)
     try:
-        with connection.execute_wrapper(before_each_statement), commits:
-            yield
+        watchdog.watch(watch)
+        return work()
     finally:
+        watch.ended = True
         try:
-            watchdog.end(watch)
+            _end(watchdog, watch, connection, in_outer_transaction)
         finally:
-            watchdog.release(watch)
-            if watch.fired:
-                # A transaction begun before the budget (ATOMIC_REQUESTS) is its own block's to end.
-                if in_outer_transaction:
-                    connection.close()
-                else:
-                    forget_connection(connection)
+            _end(watchdog, watch, connection, in_outer_transaction)
+
+
+def _end(watchdog, watch, connection, in_outer_transaction):
+    """End the budget for good; each step does nothing the second time, so a run cut short by the
+    one exception still pending (module docstring, point 2) is completed by the next."""
+    watchdog.end(watch)
+    watchdog.release(watch)
+    if watch.fired:
+        # A transaction begun before the budget (ATOMIC_REQUESTS) is its own block's to end.
+        if in_outer_transaction:
+            connection.close()
+        else:
+            forget_connection(connection)
+
+
+def _check_statement(execute, sql, params, many, context):
+    watch = _watchdog.current()
+    if watch is not None and not watch.ended:
+        # Ending a transaction or a savepoint is how the work stops: always let it through.
+        if _clock() > watch.statement_deadline and not sql.lstrip()[:9].upper().startswith(_ENDINGS):
+            raise RequestTimedOut(f"the request ran past its budget of {watch.seconds} s")
+        if (
+            watch.write
+            and not context["connection"].in_atomic_block
+            and not sql.lstrip()[:6].upper().startswith(_UNCOMMITTED)
+        ):
+            _end_before_commit()
+    return execute(sql, params, many, context)
+
+
+def _end_before_commit():
+    watch = _watchdog.current()
+    if watch is not None and watch.write and not watch.ended and _watchdog.end(watch):
+        raise RequestTimedOut(f"the request ran past its budget of {watch.seconds} s before its commit")

@@ -5,7 +5,6 @@ a new release moves one, so an upgrade finds out in the suite rather than in pro
 """
 
 import ctypes
-from contextlib import contextmanager
 
 
 def redis_backend(cache):
@@ -86,26 +85,38 @@ def raise_in_thread(thread_id, exception_type):
     return reached
 
 
-@contextmanager
-def before_commit(connection, hook):
-    """Call `hook()` before each commit of a transaction on `connection` (a DatabaseWrapper) for the
-    duration; a hook that raises a DatabaseError prevents the commit, and the atomic block rolls back.
+def call_before_each_commit(connection, hook):
+    """From now on, call `hook()` before each commit of a transaction on `connection` (a
+    DatabaseWrapper); a hook that raises a DatabaseError prevents the commit, and the atomic block
+    rolls back. Calling it again with the same hook changes nothing.
 
     Django sends nothing before a commit (`transaction.on_commit` runs after it), but every commit it
     makes, the outermost atomic block's as `transaction.commit()`, calls the connection's `commit()`
-    method: it is replaced on the connection object, then put back.
+    method: it is replaced on the connection object.
     """
+    if getattr(connection.__dict__.get("commit"), "hook", None) is hook:
+        return
     committing = connection.commit
 
     def commit():
         hook()
         return committing()
 
+    commit.hook = hook
     connection.commit = commit
-    try:
-        yield
-    finally:
-        del connection.commit
+
+
+def wrap_every_statement(connection, wrapper):
+    """From now on, run every statement of `connection` (a DatabaseWrapper) through `wrapper` (as
+    `connection.execute_wrapper()` takes it), before any other wrapper. Calling it again with the
+    same wrapper changes nothing.
+
+    Django's `execute_wrapper()` installs one for the duration of a block, and takes it off by
+    popping the last of `connection.execute_wrappers`; the first of that list runs first. One that
+    stays for the connection's life is put first, so the blocks' own still come off in order.
+    """
+    if wrapper not in connection.execute_wrappers:
+        connection.execute_wrappers.insert(0, wrapper)
 
 
 def forget_connection(connection):

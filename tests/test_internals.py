@@ -122,28 +122,61 @@ def test_an_exception_for_a_thread_that_is_gone_reaches_nothing():
     assert raise_in_thread(thread.ident, Stop) == 0
 
 
-def test_the_hook_before_commit_runs_before_each_transaction_s_commit_and_may_prevent_it():
+def test_the_hook_before_each_commit_runs_in_the_transaction_and_may_prevent_its_commit():
     from django.contrib.auth.models import Group
     from django.db import DatabaseError
 
-    from events.internals import before_commit
+    from events.internals import call_before_each_commit
 
-    calls = []
-    with before_commit(connection, lambda: calls.append(Group.objects.filter(name="kept").exists())):
+    calls, refusing = [], []
+
+    def hook():
+        calls.append(Group.objects.filter(name="kept").exists())
+        if refusing:
+            raise DatabaseError("refused")
+
+    try:
+        call_before_each_commit(connections["default"], hook)
+        call_before_each_commit(connections["default"], hook)  # once is enough
         with transaction.atomic():
             Group.objects.create(name="kept")
             with transaction.atomic():  # a savepoint's release is no commit
                 Group.objects.create(name="inner")
         assert calls == [True]  # once, in the transaction, before its commit
-
-    def refuse():
-        raise DatabaseError("refused")
-
-    with before_commit(connection, refuse), pytest.raises(DatabaseError), transaction.atomic():
-        Group.objects.create(name="refused")
+        refusing.append(True)
+        with pytest.raises(DatabaseError), transaction.atomic():
+            Group.objects.create(name="refused")
+    finally:
+        del connections["default"].commit
     written = Group.objects.filter(name__in=["kept", "inner", "refused"])
     assert sorted(written.values_list("name", flat=True)) == ["inner", "kept"]
-    assert "commit" not in connections["default"].__dict__ and not connection.in_atomic_block
+    assert not connection.in_atomic_block
+
+
+def test_a_wrapper_of_every_statement_runs_first_and_outlives_the_blocks_of_other_wrappers():
+    from events.internals import wrap_every_statement
+
+    seen = []
+
+    def every(execute, sql, params, many, context):
+        seen.append("every")
+        return execute(sql, params, many, context)
+
+    def block(execute, sql, params, many, context):
+        seen.append("block")
+        return execute(sql, params, many, context)
+
+    wrappers = connections["default"].execute_wrappers
+    try:
+        with connection.execute_wrapper(block):
+            wrap_every_statement(connections["default"], every)
+            wrap_every_statement(connections["default"], every)
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT 1")
+        assert seen == ["every", "block"]
+        assert wrappers.count(every) == 1 and block not in wrappers
+    finally:
+        wrappers.remove(every)
 
 
 @pytest.mark.postgres

@@ -9,7 +9,7 @@ so the app mounts one view and routes here.
 import json
 import re
 from contextlib import nullcontext
-from functools import lru_cache
+from functools import lru_cache, partial
 
 from django.utils import translation
 from django.utils.cache import patch_vary_headers
@@ -98,12 +98,14 @@ def rest_dispatch(request, path=""):
 def _answered(request, route_path, original_method):
     """The rendered answer to the request, with its WordPress headers and, for reads, validators.
 
-    The request's time budget ends inside the `try`, so that its interruption is answered like any
-    other fault, by an answer that is itself never interrupted (events/deadline.py).
+    The dispatch runs within the request's time budget inside the `try`, so that its interruption
+    is answered like any other fault, by an answer that is itself never interrupted
+    (events/deadline.py).
     """
     try:
-        with deadline.budget(write=effective_method(request) in conditional.WRITE_METHODS):
-            response = _dispatch(request, route_path)
+        response = deadline.within_budget(
+            partial(_dispatch, request, route_path), write=effective_method(request) in conditional.WRITE_METHODS
+        )
     except errors.ApiError as error:
         response = error.as_response()
     except errors.DATABASE_FAILURES as error:

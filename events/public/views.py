@@ -7,6 +7,7 @@ import json
 import logging
 import re
 from dataclasses import dataclass, field
+from functools import partial
 from urllib.parse import unquote
 
 from django.conf import settings
@@ -29,7 +30,7 @@ from ..api.links import PUBLIC_PATHS, mounted_rest_root, post_url, set_rest_root
 from ..api.serializers.events import cost_fields
 from ..api.serializers.json_ld import event_json_ld, organizer_json_ld, venue_json_ld
 from ..api.serializers.terms import CategoryTree
-from ..deadline import budget
+from ..deadline import within_budget
 from ..exceptions import DATABASE_FAULTS, RETRY_AFTER
 from ..models import Category, Event, Organizer, PostIdentity, PostKind, PostStatus, Tag, Taxonomy, Venue
 from ..numbers import is_ascii_digits
@@ -166,11 +167,10 @@ class PublicPage(View):
     def dispatch(self, request, *args, **kwargs):
         # Answered here rather than raised to Django, whose DEBUG pages would show a visitor's
         # malformed URL as a stack trace: every 4xx of the calendar looks like the calendar. The
-        # time budget ends inside the `try`, so that its 503 is never itself interrupted
-        # (events/deadline.py); a page writes nothing, so its commits do not end the budget.
+        # view runs within the time budget inside the `try`, so that its 503 is never itself
+        # interrupted (events/deadline.py); a page writes nothing, so its commits do not end the budget.
         try:
-            with budget():
-                response = super().dispatch(request, *args, **kwargs)
+            response = within_budget(partial(super().dispatch, request, *args, **kwargs))
         except Http404:
             response = page_not_found(request)
         except BadRequest:
