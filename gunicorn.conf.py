@@ -21,7 +21,8 @@ threads = int(os.environ.get("GUNICORN_THREADS", "4"))
 keepalive = int(os.environ.get("GUNICORN_KEEPALIVE", "75"))
 
 # A request the database does not answer is ended by its statement timeout (DATABASE_STATEMENT_TIMEOUT,
-# 30 s) with a 503; this only ends a worker that stopped answering its arbiter altogether.
+# 30 s), a request busy past REQUEST_SECONDS (20 s) by the calendar's watchdog, each with a 503; this
+# only ends a worker that stopped answering its arbiter altogether (a gthread worker's busy thread never does).
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", "60"))
 graceful_timeout = 30
 

@@ -69,7 +69,8 @@ DEFAULTS = {
     "TRUSTED_PROXIES": 0,
     # Seconds the answer to a write sent with an Idempotency-Key is kept for its retries.
     "IDEMPOTENCY_KEY_SECONDS": 24 * 60 * 60,
-    # Seconds an API request may work before its next database statement ends it with a 503 (0: no limit).
+    # Seconds an API request or public page may work before it is stopped, wherever it is, with a
+    # 503 (events/deadline.py; 0: no limit).
     "REQUEST_SECONDS": 20,
     # Recurring events (docs/recurrence.md): open-ended rules are materialised this many months
     # ahead (the default window of the events list), and a series holds at most this many

@@ -15,6 +15,8 @@ CREATE, UPDATE, DELETE = "create", "update", "delete"
 # transaction in a deadlock raises: a fault to retry, never a refusal of what was asked. Services let
 # these through (the API answers 503 with Retry-After); other database errors refuse the write.
 DATABASE_FAULTS = (OperationalError, InterfaceError)
+# Seconds a client is asked to wait after such a fault (Retry-After): long enough for a restart or failover.
+RETRY_AFTER = 5
 
 
 class CalendarError(Exception):

@@ -1,8 +1,10 @@
-"""The private internals of Django, DRF and redis-py the calendar relies on, each behind one function.
+"""The private internals of Django, DRF, redis-py and CPython the calendar relies on, each behind one function.
 
 Each exists for a measured reason given where it is used; tests/test_internals.py fails as soon as
 a new release moves one, so an upgrade finds out in the suite rather than in production.
 """
+
+import ctypes
 
 
 def redis_backend(cache):
@@ -61,3 +63,74 @@ def copy_rows(cursor, statement, rows):
     with cursor.cursor.copy(statement) as copy:
         for row in rows:
             copy.write_row(row)
+
+
+def raise_in_thread(thread_id, exception_type):
+    """Raise `exception_type` in the thread `thread_id` at its next step through Python bytecode;
+    with None, cancel one raised there and not delivered yet. Returns how many threads it reached
+    (0: no such thread).
+
+    CPython's `PyThreadState_SetAsyncExc` is the only way to stop another thread where it is:
+    signals reach the main thread only, and a server answers requests in others. It is a C API
+    function with no Python binding, reached through ctypes. The exception (a class, instantiated
+    without arguments) waits while the thread runs C code, a long regular expression or a wait on
+    the database, and is raised when that code returns to Python (events/deadline.py).
+    """
+    exception = None if exception_type is None else ctypes.py_object(exception_type)
+    reached = ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread_id), exception)
+    if reached > 1:
+        # What CPython's documentation asks of a caller that reached more than one thread state.
+        ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread_id), None)
+        raise SystemError(f"an exception meant for thread {thread_id} reached {reached} threads")
+    return reached
+
+
+def call_before_each_commit(connection, hook):
+    """From now on, call `hook()` before each commit of a transaction on `connection` (a
+    DatabaseWrapper); a hook that raises a DatabaseError prevents the commit, and the atomic block
+    rolls back. Calling it again with the same hook changes nothing.
+
+    Django sends nothing before a commit (`transaction.on_commit` runs after it), but every commit it
+    makes, the outermost atomic block's as `transaction.commit()`, calls the connection's `commit()`
+    method: it is replaced on the connection object.
+    """
+    if getattr(connection.__dict__.get("commit"), "hook", None) is hook:
+        return
+    committing = connection.commit
+
+    def commit():
+        hook()
+        return committing()
+
+    commit.hook = hook
+    connection.commit = commit
+
+
+def wrap_every_statement(connection, wrapper):
+    """From now on, run every statement of `connection` (a DatabaseWrapper) through `wrapper` (as
+    `connection.execute_wrapper()` takes it), before any other wrapper. Calling it again with the
+    same wrapper changes nothing.
+
+    Django's `execute_wrapper()` installs one for the duration of a block, and takes it off by
+    popping the last of `connection.execute_wrappers`; the first of that list runs first. One that
+    stays for the connection's life is put first, so the blocks' own still come off in order.
+    """
+    if wrapper not in connection.execute_wrappers:
+        connection.execute_wrappers.insert(0, wrapper)
+
+
+def forget_connection(connection):
+    """Close `connection` (a DatabaseWrapper), so that its next use opens a new one, whatever Django
+    believes of its transaction.
+
+    Django's `close()` keeps the object of a connection it believes is inside an atomic block, for
+    that block to end, and every later use then fails on the closed connection. The outermost
+    block's `Atomic.__exit__` ends it by setting `in_atomic_block` to False and `connection` to
+    None: the next use connects afresh, and `connect()` resets the rest of the transaction
+    bookkeeping (savepoint ids, atomic blocks, `needs_rollback`). An in-memory SQLite database,
+    which closing would destroy, stays open, as Django's own `close()` leaves it.
+    """
+    connection.close()
+    if connection.closed_in_transaction:
+        connection.in_atomic_block = False
+        connection.connection = None

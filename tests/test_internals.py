@@ -1,8 +1,10 @@
-"""The private internals of Django, DRF and redis-py behind events.internals: each still where it is read."""
+"""The private internals of Django, DRF, redis-py and CPython behind events.internals: each still where it is read."""
+
+import threading
 
 import pytest
 from django.core.cache.backends.redis import RedisCache
-from django.db import connection, transaction
+from django.db import connection, connections, transaction
 from django.test import RequestFactory
 from rest_framework.request import Request
 
@@ -61,3 +63,134 @@ def test_a_django_cursor_reaches_psycopg_s_copy():
         copy_rows(cursor, "COPY copied (word, number) FROM STDIN", [["tab\there", 1], ['"quoted"\n', None]])
         cursor.execute("SELECT word, number FROM copied ORDER BY word")
         assert cursor.fetchall() == [('"quoted"\n', None), ("tab\there", 1)]
+
+
+class Stop(Exception):
+    pass
+
+
+def test_an_exception_raised_in_another_thread_stops_its_python_loop():
+    from events.internals import raise_in_thread
+
+    outcome, running = [], threading.Event()
+
+    def loop():
+        running.set()
+        try:
+            while True:
+                pass
+        except Stop:
+            outcome.append("stopped")
+
+    thread = threading.Thread(target=loop, daemon=True)
+    thread.start()
+    running.wait()
+    assert raise_in_thread(thread.ident, Stop) == 1
+    thread.join(10)
+    assert outcome == ["stopped"]
+
+
+def test_an_exception_raised_in_another_thread_can_be_cancelled_before_it_is_delivered():
+    from events.internals import raise_in_thread
+
+    outcome, waiting, go_on = [], threading.Event(), threading.Event()
+
+    def wait_in_c():
+        waiting.set()
+        try:
+            go_on.wait()  # a lock held in C code: nothing is delivered until it returns
+            outcome.append("went on")
+        except Stop:
+            outcome.append("stopped")
+
+    thread = threading.Thread(target=wait_in_c, daemon=True)
+    thread.start()
+    waiting.wait()
+    assert raise_in_thread(thread.ident, Stop) == 1
+    assert raise_in_thread(thread.ident, None) == 1
+    go_on.set()
+    thread.join(10)
+    assert outcome == ["went on"]
+
+
+def test_an_exception_for_a_thread_that_is_gone_reaches_nothing():
+    from events.internals import raise_in_thread
+
+    thread = threading.Thread(target=lambda: None)
+    thread.start()
+    thread.join()
+    assert raise_in_thread(thread.ident, Stop) == 0
+
+
+def test_the_hook_before_each_commit_runs_in_the_transaction_and_may_prevent_its_commit():
+    from django.contrib.auth.models import Group
+    from django.db import DatabaseError
+
+    from events.internals import call_before_each_commit
+
+    calls, refusing = [], []
+
+    def hook():
+        calls.append(Group.objects.filter(name="kept").exists())
+        if refusing:
+            raise DatabaseError("refused")
+
+    try:
+        call_before_each_commit(connections["default"], hook)
+        call_before_each_commit(connections["default"], hook)  # once is enough
+        with transaction.atomic():
+            Group.objects.create(name="kept")
+            with transaction.atomic():  # a savepoint's release is no commit
+                Group.objects.create(name="inner")
+        assert calls == [True]  # once, in the transaction, before its commit
+        refusing.append(True)
+        with pytest.raises(DatabaseError), transaction.atomic():
+            Group.objects.create(name="refused")
+    finally:
+        del connections["default"].commit
+    written = Group.objects.filter(name__in=["kept", "inner", "refused"])
+    assert sorted(written.values_list("name", flat=True)) == ["inner", "kept"]
+    assert not connection.in_atomic_block
+
+
+def test_a_wrapper_of_every_statement_runs_first_and_outlives_the_blocks_of_other_wrappers():
+    from events.internals import wrap_every_statement
+
+    seen = []
+
+    def every(execute, sql, params, many, context):
+        seen.append("every")
+        return execute(sql, params, many, context)
+
+    def block(execute, sql, params, many, context):
+        seen.append("block")
+        return execute(sql, params, many, context)
+
+    wrappers = connections["default"].execute_wrappers
+    try:
+        with connection.execute_wrapper(block):
+            wrap_every_statement(connections["default"], every)
+            wrap_every_statement(connections["default"], every)
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT 1")
+        assert seen == ["every", "block"]
+        assert wrappers.count(every) == 1 and block not in wrappers
+    finally:
+        wrappers.remove(every)
+
+
+@pytest.mark.postgres
+def test_a_forgotten_connection_is_replaced_whatever_django_believes_of_its_transaction():
+    """An in-memory SQLite database is never closed (it would be lost), hence PostgreSQL only."""
+    from events.internals import forget_connection
+    from events.models import Tag
+
+    block = transaction.atomic()
+    block.__enter__()  # a block never exited, as an exception within Django's bookkeeping may leave one
+    Tag.objects.create(name="abandoned", slug="abandoned")
+    forget_connection(connection)
+    assert not Tag.objects.filter(slug="abandoned").exists()
+    assert not connection.in_atomic_block and connection.get_autocommit()
+    with transaction.atomic():
+        Tag.objects.create(name="written", slug="written")
+    assert Tag.objects.filter(slug="written").exists()

@@ -9,7 +9,7 @@ so the app mounts one view and routes here.
 import json
 import re
 from contextlib import nullcontext
-from functools import lru_cache
+from functools import lru_cache, partial
 
 from django.core.exceptions import TooManyFieldsSent
 from django.utils import translation
@@ -17,12 +17,12 @@ from django.utils.cache import patch_vary_headers
 from django.views.decorators.csrf import csrf_exempt
 from rest_framework.response import Response
 
-from .. import list_versions
+from .. import deadline, list_versions
 from ..conf import events_settings, settings_version
 from ..internals import drf_request_as
 from ..memory import memory
 from ..queries.params import LANGUAGE_CODES
-from . import conditional, deadline, errors, idempotency, read_cache
+from . import conditional, errors, idempotency, read_cache
 from .context import api_context
 from .parsing import collect_params
 from .renderers import JSONText, WPJSONRenderer
@@ -85,8 +85,7 @@ def rest_dispatch(request, path=""):
     response = read_cache.fetch(request) if cacheable else None
     if response is None:
         api_context(request).rest_root = request.build_absolute_uri(request.path[: len(request.path) - len(path)])
-        with deadline.budget():
-            response = _answered(request, "/" + path.strip("/"), original_method)
+        response = _answered(request, "/" + path.strip("/"), original_method)
         if cacheable:
             read_cache.store(request, response)
     if original_method in ("GET", "HEAD"):
@@ -98,9 +97,16 @@ def rest_dispatch(request, path=""):
 
 
 def _answered(request, route_path, original_method):
-    """The rendered answer to the request, with its WordPress headers and, for reads, validators."""
+    """The rendered answer to the request, with its WordPress headers and, for reads, validators.
+
+    The dispatch runs within the request's time budget inside the `try`, so that its interruption
+    is answered like any other fault, by an answer that is itself never interrupted
+    (events/deadline.py).
+    """
     try:
-        response = _dispatch(request, route_path)
+        response = deadline.within_budget(
+            partial(_dispatch, request, route_path), write=effective_method(request) in conditional.WRITE_METHODS
+        )
     except errors.ApiError as error:
         response = error.as_response()
     except errors.DATABASE_FAILURES as error:

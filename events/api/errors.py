@@ -12,7 +12,7 @@ from rest_framework import exceptions as drf_exceptions
 from rest_framework.response import Response
 
 from .. import exceptions
-from .deadline import RequestTimedOut
+from ..deadline import RequestTimedOut
 
 logger = logging.getLogger("events.api")
 DATABASE_FAILURES = exceptions.DATABASE_FAULTS
@@ -144,14 +144,9 @@ def from_domain(error, user):
     return ApiError(code, error.message, status)
 
 
-# Seconds a client is asked to wait when a service the calendar needs fails: long enough for a
-# restart or failover.
-RETRY_AFTER = 5
-
-
 def unavailable(code, message):
     """A service the calendar needs failed: unavailable, not broken (503, with Retry-After)."""
-    return ApiError(code, message, 503, headers={"Retry-After": str(RETRY_AFTER)})
+    return ApiError(code, message, 503, headers={"Retry-After": str(exceptions.RETRY_AFTER)})
 
 
 def database_unavailable():

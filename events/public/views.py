@@ -4,8 +4,10 @@ import calendar
 import datetime as dt
 import hashlib
 import json
+import logging
 import re
 from dataclasses import dataclass, field
+from functools import partial
 from urllib.parse import unquote
 
 from django.conf import settings
@@ -28,6 +30,8 @@ from ..api.links import PUBLIC_PATHS, mounted_rest_root, post_url, set_rest_root
 from ..api.serializers.events import cost_fields
 from ..api.serializers.json_ld import event_json_ld, organizer_json_ld, venue_json_ld
 from ..api.serializers.terms import CategoryTree
+from ..deadline import within_budget
+from ..exceptions import DATABASE_FAULTS, RETRY_AFTER
 from ..models import Category, Event, Organizer, PostIdentity, PostKind, PostStatus, Tag, Taxonomy, Venue
 from ..numbers import is_ascii_digits
 from ..queries import series as series_queries
@@ -37,6 +41,7 @@ from . import display, ical, queries, subscribe
 from .discovery import discover
 from .markup import clean_html
 
+logger = logging.getLogger("events.public")
 PASSWORD_COOKIE = "events_post_password"
 PASSWORD_COOKIE_SALT = "events.public.post_password"
 # WordPress keeps a post password cookie for ten days.
@@ -161,13 +166,17 @@ class PublicPage(View):
 
     def dispatch(self, request, *args, **kwargs):
         # Answered here rather than raised to Django, whose DEBUG pages would show a visitor's
-        # malformed URL as a stack trace: every 4xx of the calendar looks like the calendar.
+        # malformed URL as a stack trace: every 4xx of the calendar looks like the calendar. The
+        # view runs within the time budget inside the `try`, so that its 503 is never itself
+        # interrupted (events/deadline.py); a page writes nothing, so its commits do not end the budget.
         try:
-            response = super().dispatch(request, *args, **kwargs)
+            response = within_budget(partial(super().dispatch, request, *args, **kwargs))
         except Http404:
             response = page_not_found(request)
         except BadRequest:
             response = bad_request(request)
+        except DATABASE_FAULTS as error:
+            response = unavailable(request, error)
         return without_body_for_head(request, response)
 
     def get(self, request, *args, **kwargs):
@@ -750,6 +759,10 @@ class ErrorPage(PublicPage):
     cacheable = False
 
 
+class UnavailablePage(ErrorPage):
+    template_name = "events/public/503.html"
+
+
 def page_not_found(request, exception=None):
     """A site's `handler404`: the calendar's look, and discovery like every other page."""
     return _error_page(request, 404, _("Page not found"))
@@ -760,7 +773,16 @@ def bad_request(request, exception=None):
     return _error_page(request, 400, _("This address is not valid"))
 
 
-def _error_page(request, status, heading):
-    view = ErrorPage()
+def unavailable(request, error):
+    """The database failed, or the page ran past its time budget (events/deadline.py): 503, come back
+    later, as the API answers the same faults. A calendar file asked for gets this page too."""
+    logger.warning("Database unavailable while serving %s %s: %s", request.method, request.get_full_path(), error)
+    response = _error_page(request, 503, _("The calendar is not available right now"), UnavailablePage)
+    response["Retry-After"] = str(RETRY_AFTER)
+    return response
+
+
+def _error_page(request, status, heading, page=ErrorPage):
+    view = page()
     view.setup(request)
     return without_body_for_head(request, view.respond({"heading": heading}, status=status))
