@@ -104,6 +104,20 @@ class CouldNotWrite(CalendarError):
         self.message = self.MESSAGES[kind, action]
 
 
+class RecordGone(CalendarError):
+    """The record was deleted for good by another write while this one waited for its turn."""
+
+    MESSAGES = {
+        "event": _("No event was found with the ID %(id)s."),
+    }
+
+    def __init__(self, kind, record_id):
+        super().__init__(kind, record_id)
+        self.kind = kind
+        self.record_id = record_id
+        self.message = self.MESSAGES[kind] % {"id": record_id}
+
+
 class InTrash(CalendarError):
     """The record is in the trash already: deleted a second time, or trashed by another write meanwhile."""
 

@@ -280,3 +280,44 @@ def test_every_series_write_at_once_takes_turns(as_role, settings):
     clients = [as_role("editor") for _ in writes]
     problems = write_at_once(writes, clients, rounds=3, settings=settings)
     assert problems == [], summary(problems)
+
+
+def test_a_write_that_waited_for_an_event_deleted_meanwhile_is_answered_404(as_role):
+    """Another process deletes the event for good while an API write waits for the event's turn:
+    the write finds nothing when its turn comes, and says so as a read of the ID would."""
+    import threading
+
+    from django.db import connection, connections, transaction
+
+    from .factories import make_event
+
+    admin = as_role("administrator")
+    event = make_event("Gone soon")
+    holding, answers = threading.Event(), []
+
+    def edit():
+        holding.wait(30)
+        answers.append(admin.post(f"{API}/events/{event.pk}", {"title": "Too late"}, format="json"))
+        connection.close()
+
+    writer = threading.Thread(target=edit)
+    writer.start()
+    with transaction.atomic():
+        Event.objects.select_for_update().get(pk=event.pk)
+        holding.set()
+        # Until the API's write is waiting for this row's lock, from another connection.
+        with connections["default"].cursor() as cursor:
+            for _attempt in range(600):
+                # Statistics are read once per transaction unless the snapshot is dropped.
+                cursor.execute("SELECT pg_stat_clear_snapshot()")
+                cursor.execute(
+                    "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND pid <> pg_backend_pid()"
+                )
+                if cursor.fetchone()[0]:
+                    break
+                threading.Event().wait(0.05)
+        Event.objects.filter(pk=event.pk).delete()
+    writer.join(60)
+    assert len(answers) == 1
+    assert answers[0].status_code == 404, answers[0].json()
+    assert answers[0].json()["code"] == "rest-event-not-found"

@@ -135,6 +135,9 @@ def from_domain(error, user):
     if isinstance(error, exceptions.CouldNotWrite):
         code, status = WRITE_FAILURES[error.kind, error.action]
         return ApiError(code, error.message, status)
+    if isinstance(error, exceptions.RecordGone):
+        # What a read of the ID now answers: the record is not there.
+        return ApiError(f"rest-{error.kind}-not-found", error.message, 404)
     if isinstance(error, exceptions.InTrash):
         return ApiError(f"{error.kind}-is-in-trash", error.message, 410)
     if isinstance(error, exceptions.TooManyFailedLogins):

@@ -24,7 +24,7 @@ from django.utils.translation import gettext_lazy as _
 from .. import changes, roles
 from ..conf import events_settings
 from ..dates import format_wp
-from ..exceptions import InvalidValue, NotPermitted
+from ..exceptions import InvalidValue, NotPermitted, RecordGone
 from ..models import Event, EventOrganizer, PostIdentity, PostStatus, Series
 from ..text import SLUG_MAX_LENGTH, sanitize_title, truncate_post_slug
 from . import posts, recurrence_rules
@@ -398,7 +398,7 @@ def take_turn(event, scope=None):
     addressed = event.series_id
     current = lock_turn(event.pk, addressed)
     if current is None:
-        raise Event.DoesNotExist()
+        raise RecordGone("event", event.pk)
     # What refresh_from_db() does, without its statement: the row was just read under the lock.
     for field in Event._meta.concrete_fields:
         value = getattr(current, field.attname)
