@@ -62,7 +62,7 @@ test-newest-django:
 	@test -n "$(NEWEST_PYTHON)" || { echo "No Python 3.12 found: set NEWEST_PYTHON=/path/to/python3.12"; exit 1; }
 	$(NEWEST_PYTHON) -m venv $(NEWEST_VENV)
 	$(NEWEST_VENV)/bin/pip install --quiet --upgrade pip
-	$(NEWEST_VENV)/bin/pip install --quiet -e ".[postgres,site,test]" "Django>=6.0,<6.1"
+	PYTHONWARNINGS=ignore $(NEWEST_VENV)/bin/pip install --quiet -e ".[postgres,site,test]" "Django>=6.0,<6.1"
 	$(NEWEST_VENV)/bin/python -m pytest -n 2 --dist loadfile -q
 
 messages: install
