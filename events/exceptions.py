@@ -104,32 +104,32 @@ class CouldNotWrite(CalendarError):
         self.message = self.MESSAGES[kind, action]
 
 
-class RecordGone(CalendarError):
+class RecordRefusal(CalendarError):
+    """A refusal about one record, worded per kind of record (MESSAGES, with its ID)."""
+
+    MESSAGES = {}
+
+    def __init__(self, kind, record_id):
+        super().__init__(kind, record_id)
+        self.kind = kind
+        self.record_id = record_id
+        self.message = self.MESSAGES[kind] % {"id": record_id}
+
+
+class RecordGone(RecordRefusal):
     """The record was deleted for good by another write while this one waited for its turn."""
 
     MESSAGES = {
         "event": _("No event was found with the ID %(id)s."),
     }
 
-    def __init__(self, kind, record_id):
-        super().__init__(kind, record_id)
-        self.kind = kind
-        self.record_id = record_id
-        self.message = self.MESSAGES[kind] % {"id": record_id}
 
-
-class InTrash(CalendarError):
+class InTrash(RecordRefusal):
     """The record is in the trash already: deleted a second time, or trashed by another write meanwhile."""
 
     MESSAGES = {
         "event": _("The event with the ID %(id)s is already in the trash."),
     }
-
-    def __init__(self, kind, record_id):
-        super().__init__(kind, record_id)
-        self.kind = kind
-        self.record_id = record_id
-        self.message = self.MESSAGES[kind] % {"id": record_id}
 
 
 class CursorExpired(CalendarError):

@@ -38,17 +38,22 @@ for name in ("django.request", "django.server", "django.security.csrf", "events.
 """
 
 
-@pytest.mark.parametrize("debug", ["true", "false"])
-def test_a_log_record_is_printed_once(debug):
-    environment = {**os.environ, "DJANGO_SETTINGS_MODULE": "calendar_site.settings", "DEBUG": debug}
-    output = subprocess.run(
-        [sys.executable, "-c", PRINTING_HANDLERS],
-        env=environment,
+def site_process_output(code, *arguments, **environment):
+    """What `code` prints in a process of its own configured by the site's settings."""
+    environment = {**os.environ, "DJANGO_SETTINGS_MODULE": "calendar_site.settings", **environment}
+    return subprocess.run(
+        [sys.executable, "-c", code, *arguments],
+        env={name: value for name, value in environment.items() if value is not None},
         cwd=Path(__file__).resolve().parent.parent,
         capture_output=True,
         text=True,
         check=True,
     ).stdout
+
+
+@pytest.mark.parametrize("debug", ["true", "false"])
+def test_a_log_record_is_printed_once(debug):
+    output = site_process_output(PRINTING_HANDLERS, DEBUG=debug)
     assert dict(line.split() for line in output.splitlines()) == {
         "django.request": "1",
         "django.server": "1",
@@ -68,14 +73,4 @@ print(settings.DATABASES["default"]["CONN_MAX_AGE"])
 
 @pytest.mark.parametrize(("command", "age"), [("runserver", "0"), ("migrate", "60")])
 def test_connections_are_kept_only_outside_the_development_server(command, age):
-    environment = {**os.environ, "DJANGO_SETTINGS_MODULE": "calendar_site.settings"}
-    environment.pop("CONN_MAX_AGE", None)
-    output = subprocess.run(
-        [sys.executable, "-c", CONNECTION_AGE, command],
-        env=environment,
-        cwd=Path(__file__).resolve().parent.parent,
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
-    assert output.strip() == age
+    assert site_process_output(CONNECTION_AGE, command, CONN_MAX_AGE=None).strip() == age
