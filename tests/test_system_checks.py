@@ -17,11 +17,13 @@ except ImportError:
 PROBLEMS = [
     (f"{FRAMEWORK}.backends.immediate.ImmediateBackend", "events.E002"),
     (f"{FRAMEWORK}.backends.dummy.DummyBackend", "events.W004"),
-    ("no.such.Backend", "events.E001"),
 ]
+if FRAMEWORK == "django_tasks":
+    # Django 6.0 refuses an unknown backend as soon as the setting changes, before any check runs.
+    PROBLEMS.append(("no.such.Backend", "events.E001"))
 
 
-@pytest.mark.parametrize(("backend", "check_id"), PROBLEMS, ids=["immediate", "dummy", "missing"])
+@pytest.mark.parametrize(("backend", "check_id"), PROBLEMS, ids=[check_id for _backend, check_id in PROBLEMS])
 def test_check_names_the_setting_when_deliveries_would_not_run_in_a_worker(backend, check_id):
     with override_settings(TASKS={"default": {"BACKEND": backend}}), pytest.raises(SystemCheckError) as refusal:
         call_command("check", fail_level="WARNING", stdout=StringIO(), stderr=StringIO())
