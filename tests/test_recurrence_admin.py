@@ -601,3 +601,18 @@ def test_the_delete_confirmation_of_a_series_first_occurrence_says_the_series_wi
     assert [str(message) for message in alone.context["messages"]] == []
     # Nothing deleted by looking.
     assert Series.objects.filter(pk=first.pk).exists()
+
+
+@pytest.mark.parametrize(
+    "rule",
+    ["FREQ=DAILY;INTERVAL=abc;COUNT=5", "FREQ=DAILY;COUNT=five", "FREQ=DAILY;UNTIL=2030-07-09"],
+    ids=["interval", "count", "until"],
+)
+def test_a_page_opens_for_a_series_whose_stored_rule_the_form_cannot_read(rule):
+    """A rule stored before the grammar refused it (straight in the database here)."""
+    editor = staff_client("editor")
+    first, *_others = daily_series(editor)
+    Series.objects.filter(pk=first.pk).update(rules=[rule])
+    page = editor.get(f"/admin/events/event/{first.pk}/change/")
+    assert page.status_code == 200
+    assert Series.objects.get(pk=first.pk).rules == [rule]

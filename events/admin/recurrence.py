@@ -188,7 +188,16 @@ def initial_from_series(event):
     }
     if not series.rules:
         return initial
-    parts = recurrence.rule_parts(series.rules[0])
+    try:
+        return {**initial, **_rule_initial(event, recurrence.rule_parts(series.rules[0]))}
+    except (ValueError, OverflowError):
+        # A rule stored before the grammar refused it: the page still opens, the section empty; the
+        # series keeps its rule until the section is filled in and saved.
+        return initial
+
+
+def _rule_initial(event, parts):
+    initial = {}
     initial["repeat"] = parts.get("FREQ", "")
     initial["repeat_interval"] = int(parts.get("INTERVAL", "1") or 1)
     days = parts.get("BYDAY", "")
