@@ -285,7 +285,8 @@ def _records_made(sender, records, using, **kwargs):
     for record in records:
         by_languages.setdefault(content_languages(record), []).append(record.pk)
     for languages, ids in by_languages.items():
-        _changed(model, ids, CREATED, using, languages)
+        # Only the log: the store has no rows of records just made, and renders these below.
+        recording.note(LOG_KINDS.get(model), ids, CREATED, using, languages=languages)
     store.render_made(store.SOURCE_KINDS[model], records, using)
 
 
