@@ -26,14 +26,14 @@ from django.utils.translation import gettext as _
 from django.views import View
 
 from .. import recurrence_words
-from ..api.links import PUBLIC_PATHS, mounted_rest_root, post_url, set_rest_root, term_url
-from ..api.serializers.events import cost_fields
-from ..api.serializers.json_ld import event_json_ld, organizer_json_ld, venue_json_ld
-from ..api.serializers.terms import CategoryTree
 from ..deadline import within_budget
 from ..exceptions import DATABASE_FAULTS, RETRY_AFTER
 from ..models import Category, Event, Organizer, PostIdentity, PostKind, PostStatus, Tag, Taxonomy, Venue
 from ..numbers import is_ascii_digits
+from ..presentation.events import cost_fields
+from ..presentation.json_ld import event_json_ld, organizer_json_ld, venue_json_ld
+from ..presentation.links import PUBLIC_PATHS, mounted_rest_root, post_url, set_rest_root, term_url
+from ..presentation.terms import CategoryTree
 from ..queries import series as series_queries
 from ..services.schedule import zone_for
 from ..text import autop, normalize_lookup_slug

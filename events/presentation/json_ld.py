@@ -4,13 +4,13 @@ import datetime as dt
 import re
 from decimal import Decimal, InvalidOperation
 
-from ...conf import events_settings
-from ...cost import cost_values
-from ...services.schedule import zone_for
-from ...text import autop, escape_html, excerpt_words, texturize
-from ...translation import shown_text
-from ..links import post_url
+from ..conf import events_settings
+from ..cost import cost_values
+from ..services.schedule import zone_for
+from ..text import autop, escape_html, excerpt_words, texturize
+from ..translation import shown_text
 from .images import image_record
+from .links import post_url
 
 EXCERPT_WORDS = 55
 _ENCODED_APOSTROPHE = re.compile(r"&#(x)?0*(?(1)27|39);?", re.IGNORECASE)
