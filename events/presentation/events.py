@@ -34,12 +34,14 @@ BLANKS = {
 }
 
 
-def events_for_records():
-    """Events with everything their record reads selected with them: the venue, the organizers, the
-    images and the series (the events routes and the change feed read them so)."""
+def events_for_records(terms=None):
+    """Events with everything their record and JSON-LD read selected with them: the venue, the
+    organizers, the images and the series (the events routes, the change feed and the public event
+    page read them so); `terms`: the queryset their terms are read with."""
     return links_prefetched(
         Event.objects.select_related("image", "venue", "venue__image", "series"),
         EventOrganizer.objects.select_related("organizer", "organizer__image"),
+        terms=terms,
     )
 
 
