@@ -9,6 +9,7 @@ from rest_framework.request import Request
 from calendar_site.urls import urlpatterns as site_urlpatterns
 from events import store
 from events.api.context import ApiContext, api_context, request_copy
+from events.presentation.links import set_rest_root
 from events.presentation.rendering import RenderingContext, rendering_context
 from events.presentation.store_rows import RenderingRequest
 
@@ -91,6 +92,14 @@ def test_a_public_page_keeps_its_rest_root_in_a_rendering_context_not_the_api_s(
 def test_the_context_is_the_same_through_drf_s_request():
     http_request = RequestFactory().get("/")
     assert api_context(Request(http_request)) is api_context(http_request)
+
+
+def test_the_api_s_context_keeps_what_the_rendering_context_learnt_before_it():
+    request = RequestFactory().get("/")
+    set_rest_root(request, "http://testserver/zh-hans/wp-json/")
+    context = api_context(request)
+    assert isinstance(context, ApiContext) and context.rest_root == "http://testserver/zh-hans/wp-json/"
+    assert rendering_context(request) is context
 
 
 def test_a_request_copy_learns_on_a_context_of_its_own():

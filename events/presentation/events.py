@@ -104,7 +104,7 @@ def linked_records(event, request, context):
 
 
 class EventRecordSerializer(serializers.BaseSerializer):
-    """An Event as the API shows it; expects the relations the events viewset prefetches.
+    """An Event as the API shows it; expects the relations events_for_records() selects.
 
     Context: `request`; `json_ld` (single reads: add `json_ld` here and in the embedded venue and
     organizers); `blank_protected` (lists: blank password-protected events, docs/contract/events.md §1.6);

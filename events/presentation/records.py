@@ -54,8 +54,8 @@ def event_texts(request, assembler, event_ids, facts, events):
 def records_for(request, entries, facts=None):
     """{(kind, ID): JSON text} of the records these entries (or deliveries) are about that the
     caller of `request` may read now, as the v1 API shows them to that caller. `facts`: the
-    RecordFacts of those that are events, venues or organizers and exist (facts_of(), for entries
-    read with them), else read here."""
+    RecordFacts of those that are events, venues or organizers and exist (the feed reads them with
+    its entries), else read here."""
     wanted = {}
     for entry in entries:
         if entry.action != ChangeAction.DELETED:
