@@ -8,8 +8,8 @@ import pytest
 from django.core.files.storage import default_storage
 from PIL import Image
 
-from events.api.serializers.images import image_record
 from events.models import Attachment
+from events.presentation.images import image_record
 from events.services.images import (
     ImageImportError,
     find_attachment,

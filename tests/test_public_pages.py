@@ -11,7 +11,8 @@ from django.test import Client
 from django.utils import timezone
 from django.utils.http import http_date, parse_http_date
 
-from events.models import Event, PostStatus
+from events import store
+from events.models import Event, PostStatus, RenderedRecord
 from events.services.posts import move_to_trash
 
 from .conftest import API
@@ -471,6 +472,49 @@ def test_event_json_ld_is_the_api_json_ld(client, api):
     assert data["location"]["name"] == "Blue Hall"
     assert data["location"]["address"]["addressLocality"] == "Rome"
     assert data["location"]["geo"] == {"@type": "GeoCoordinates", "latitude": 41.9, "longitude": 12.5}
+
+
+def test_event_page_json_ld_is_the_stored_json_ld_of_the_api_record(client, api):
+    """The page renders its JSON-LD with the function the store's JSON-LD rows were rendered with, from
+    the event read as its record reads it: once a read replaces the rows' markers with this site's
+    values, the page's document and the record's `json_ld` are the same, linked records and images too."""
+    music = make_category("Music")
+    event = make_event(
+        "Jazz night",
+        venue=make_venue("Blue Hall", city="Rome", image=make_image("hall.png")),
+        organizers=[make_organizer("Ann Arts", image=make_image("ann.png")), make_organizer("Bo Band")],
+        categories=[make_category("Jazz", parent=music), music],
+        image=make_image("poster.png"),
+        cost=["15"],
+    )
+    store.render_all()
+    stored = {
+        row.kind: json.loads(row.body)
+        for row in RenderedRecord.objects.filter(
+            kind__in=[store.EVENT_LD, store.VENUE_LD, store.ORGANIZER_LD], language="en"
+        )
+    }
+    # The stored rows stand for this site's home and origin with markers.
+    assert stored[store.EVENT_LD]["url"].startswith(store.HOME)
+    assert stored[store.EVENT_LD]["image"].startswith(store.ORIGIN)
+    assert stored[store.VENUE_LD]["image"].startswith(store.ORIGIN)
+
+    data = page(client.get(f"/event/{event.slug}/")).json_ld()
+
+    assert data == api.get(f"{API}/events/{event.pk}").json()["json_ld"]
+    assert data["url"] == f"http://testserver/event/{event.slug}/"
+    assert data["image"].startswith("http://testserver/") and data["image"].endswith(".png")
+    assert (data["location"]["name"], data["organizer"]["name"]) == ("Blue Hall", "Ann Arts")
+    assert data["location"]["image"].startswith("http://testserver/")
+
+
+@pytest.mark.parametrize("kind", ["venues", "organizers"])
+def test_linked_record_page_json_ld_is_the_api_record_s_with_a_context(client, api, kind):
+    record = (make_venue if kind == "venues" else make_organizer)("Blue Hall", image=make_image())
+
+    data = page(client.get(f"/{kind[:-1]}/{record.slug}/")).json_ld()
+
+    assert data == {"@context": "http://schema.org", **api.get(f"{API}/{kind}/{record.pk}").json()["json_ld"]}
 
 
 def test_venue_json_ld_is_a_place(client):

@@ -1,4 +1,4 @@
-"""What the API learns about a request travels in one context, under one attribute of the request."""
+"""What the API and the renderers learn about a request travel in one context, under one attribute of the request."""
 
 import pytest
 from django.http import JsonResponse
@@ -9,7 +9,9 @@ from rest_framework.request import Request
 from calendar_site.urls import urlpatterns as site_urlpatterns
 from events import store
 from events.api.context import ApiContext, api_context, request_copy
-from events.api.store_renderers import RenderingRequest
+from events.presentation.links import set_rest_root
+from events.presentation.rendering import RenderingContext, rendering_context
+from events.presentation.store_rows import RenderingRequest
 
 from .conftest import API
 from .factories import make_event
@@ -73,22 +75,31 @@ def event(db):
 )
 def test_the_api_sets_one_attribute_on_the_request_it_answers(api, editor, event, answer):
     response = answer(api, editor, event)
-    assert added_by_the_api(api, response) == {"events_api"}
+    assert added_by_the_api(api, response) == {"events_context"}
     request = response.wsgi_request
-    assert isinstance(request.events_api, ApiContext)
-    assert request.events_api.rest_root == "http://testserver/wp-json/"
+    assert isinstance(request.events_context, ApiContext)
+    assert request.events_context.rest_root == "http://testserver/wp-json/"
     assert not [name for name in FORMER_ATTRIBUTES if hasattr(request, name)]
 
 
-def test_a_public_page_keeps_its_rest_root_in_the_context(api):
+def test_a_public_page_keeps_its_rest_root_in_a_rendering_context_not_the_api_s(api):
     request = api.get("/").wsgi_request
-    assert api_context(request).rest_root == "http://testserver/wp-json/"
+    assert type(request.events_context) is RenderingContext
+    assert rendering_context(request).rest_root == "http://testserver/wp-json/"
     assert not [name for name in FORMER_ATTRIBUTES if hasattr(request, name)]
 
 
 def test_the_context_is_the_same_through_drf_s_request():
     http_request = RequestFactory().get("/")
     assert api_context(Request(http_request)) is api_context(http_request)
+
+
+def test_the_api_s_context_keeps_what_the_rendering_context_learnt_before_it():
+    request = RequestFactory().get("/")
+    set_rest_root(request, "http://testserver/zh-hans/wp-json/")
+    context = api_context(request)
+    assert isinstance(context, ApiContext) and context.rest_root == "http://testserver/zh-hans/wp-json/"
+    assert rendering_context(request) is context
 
 
 def test_a_request_copy_learns_on_a_context_of_its_own():
@@ -103,7 +114,7 @@ def test_a_request_copy_learns_on_a_context_of_its_own():
 
 
 def test_the_store_s_rendering_request_has_a_context_with_markers():
-    context = api_context(RenderingRequest())
+    context = rendering_context(RenderingRequest())
     assert context.rest_root == f"{store.HOME}wp-json/"
     assert context.global_id_base == (context.rest_root, store.GLOBAL_ID_HOST)
     assert context.raw_params == {}

@@ -7,8 +7,8 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
+from ..presentation.links import rest_root, reversed_rest_root, set_rest_root
 from .calendar_doc import calendar_route_rows
-from .links import rest_root, reversed_rest_root, set_rest_root
 from .openapi import build_document, openapi_path
 from .routes import USER_ROUTES
 

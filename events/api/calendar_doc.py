@@ -6,7 +6,7 @@ The v1 document stays the plugin's; this one describes only what the plugin has 
 from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
-from .links import rest_root
+from ..presentation.links import rest_root
 from .openapi import OPENAPI_VERSION, _resolve, error_schema, openapi_path, operation_parameters
 from .routes import CALENDAR_NAMESPACE, CALENDAR_ROUTES, ID
 

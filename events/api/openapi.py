@@ -7,7 +7,7 @@ from django.utils.translation import gettext_lazy as _
 from rest_framework.fields import empty
 
 from ..conf import events_settings
-from .links import namespace_url
+from ..presentation.links import namespace_url
 from .params import BooleanParam, DateParam, IntegerParam, ListParam, Params, status_filter
 from .routes import ROUTES
 from .serializers.event_write import event_status

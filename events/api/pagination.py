@@ -6,7 +6,7 @@ from rest_framework.response import Response
 from .. import list_versions
 from ..json_text import to_json
 from ..memory import memory
-from .links import marker_values, with_query
+from ..presentation.links import marker_values, with_query
 from .renderers import JSONText
 
 # What each memory holds, under what key and why it cannot answer stale: docs/architecture-memories.md.

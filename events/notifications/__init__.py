@@ -3,7 +3,7 @@ specification says, made by workers of the task engine (django-tasks' database b
 
 subscriptions.py makes and changes subscriptions; delivery.py turns log entries into deliveries and
 attempts them in order, with retries; tasks.py is what the workers run. The record a delivery
-carries is written by the API (it registers the function with `register_payload_records`).
+carries is rendered by events.presentation.payloads, as the v1 API shows it to a visitor.
 """
 
 from django.db import transaction

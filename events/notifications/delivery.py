@@ -26,6 +26,7 @@ from django.utils.translation import gettext as _
 
 from ..json_text import to_json
 from ..models import ChangeEntry, DeliveryStatus, WebhookDelivery, WebhookSubscription
+from ..presentation.payloads import payload_records
 from ..services.outbound import DestinationRefused, guarded_opener
 
 # The wait before each retry: the first within seconds, then minutes, then hours; the last attempt
@@ -50,15 +51,6 @@ CLAIM_SECONDS = 60
 MAX_RESPONSE_BYTES = 64 * 1024
 # Entries a fan-out turns into deliveries per subscription and round.
 FAN_OUT_BATCH = 1000
-
-_payload_records = None
-
-
-def register_payload_records(records):
-    """`records(entries)` → {(kind, ID): JSON text} of the records as a visitor reads them (the API's)."""
-    global _payload_records
-    _payload_records = records
-
 
 # --- from the log to deliveries -------------------------------------------------------------------
 
@@ -172,7 +164,7 @@ def signature(secret, message_id, timestamp, body):
 
 def payload(delivery):
     """The body: the change and the record as a visitor reads it now (none once trashed or deleted)."""
-    records = _payload_records([delivery]) if _payload_records is not None else {}
+    records = payload_records([delivery])
     change = {
         "position": delivery.position,
         "kind": delivery.kind,

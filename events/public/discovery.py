@@ -4,8 +4,8 @@ from dataclasses import dataclass
 
 from django.urls import reverse
 
-from ..api.links import mounted_rest_root
 from ..conf import events_settings
+from ..presentation.links import mounted_rest_root
 
 VERSION = "v1"
 DISABLED = "disabled"

@@ -12,6 +12,7 @@ from ..conf import events_settings
 from ..exceptions import InvalidValue
 from ..list_versions import Reads
 from ..models import Event, EventOrganizer, PostStatus, Term, Venue, links_prefetched
+from ..presentation.events import events_for_records
 from ..queries.events import filter_events, filter_values, list_ordering, listable, listed, parse_filters, reads
 from ..queries.pages import ListStatement, fetch_page
 from ..queries.params import default_per_page, language_code
@@ -134,13 +135,9 @@ def _by_slug(queryset, slug):
 
 
 def published_event(slug):
-    """The published event of a page, with everything the page reads."""
-    queryset = links_prefetched(
-        Event.objects.select_related("image", "venue", "venue__image", "series"),
-        EventOrganizer.objects.select_related("organizer", "organizer__image"),
-        terms=Term.objects.order_by("name", "id"),
-    )
-    return _by_slug(queryset, slug)
+    """The published event of a page, read as its API record is (what the record and its JSON-LD
+    read), its terms in name order."""
+    return _by_slug(events_for_records(terms=Term.objects.order_by("name", "id")), slug)
 
 
 def published_record(model, slug):

@@ -26,14 +26,14 @@ from django.utils.translation import gettext as _
 from django.views import View
 
 from .. import recurrence_words
-from ..api.links import PUBLIC_PATHS, mounted_rest_root, post_url, set_rest_root, term_url
-from ..api.serializers.events import cost_fields
-from ..api.serializers.json_ld import event_json_ld, organizer_json_ld, venue_json_ld
-from ..api.serializers.terms import CategoryTree
 from ..deadline import within_budget
 from ..exceptions import DATABASE_FAULTS, RETRY_AFTER
 from ..models import Category, Event, Organizer, PostIdentity, PostKind, PostStatus, Tag, Taxonomy, Venue
 from ..numbers import is_ascii_digits
+from ..presentation.events import cost_fields
+from ..presentation.json_ld import page_json_ld
+from ..presentation.links import PUBLIC_PATHS, mounted_rest_root, post_url, set_rest_root, term_url
+from ..presentation.terms import CategoryTree
 from ..queries import series as series_queries
 from ..services.schedule import zone_for
 from ..text import autop, normalize_lookup_slug
@@ -56,7 +56,6 @@ JSON_SCRIPT_ESCAPES = {
     0x2028: "\\u2028",
     0x2029: "\\u2029",
 }
-SCHEMA_CONTEXT = "http://schema.org"
 
 
 def json_ld_text(data):
@@ -584,7 +583,7 @@ class RecordPage:
         }
         # The API leaves json_ld out of password-protected records, even for readers who unlocked them.
         if not record.password:
-            context["json_ld"] = json_ld_text(self.json_ld(record))
+            context["json_ld"] = json_ld_text(page_json_ld(record, self.request))
         return context
 
     def post(self, request, *args, **kwargs):
@@ -625,9 +624,6 @@ class EventPage(RecordPage, PublicPage):
 
     def api_path_for(self, event):
         return f"/events/{event.pk}"
-
-    def json_ld(self, event):
-        return event_json_ld(event, self.request)
 
     def calendar_file(self, slug):
         event = self.find(slug, for_file=True)
@@ -696,9 +692,6 @@ class LinkedRecordPage(RecordPage, EventList):
     def published(self, slug):
         return queries.published_record(self.model, slug)
 
-    def json_ld(self, record):
-        return {"@context": SCHEMA_CONTEXT, **self.linked_json_ld(record, self.request)}
-
     def events_filter(self, record):
         """The filter values selecting the record's events: `{"venue": [id]}` or `{"organizer": [id]}`."""
         return {self.model._meta.model_name: [record.pk]}
@@ -725,7 +718,6 @@ class VenuePage(LinkedRecordPage):
     template_name = "events/public/venue.html"
     model = Venue
     card = staticmethod(display.venue_card)
-    linked_json_ld = staticmethod(venue_json_ld)
 
     def api_path_for(self, venue):
         return f"/events/?venue={venue.pk}"
@@ -735,7 +727,6 @@ class OrganizerPage(LinkedRecordPage):
     template_name = "events/public/organizer.html"
     model = Organizer
     card = staticmethod(display.organizer_card)
-    linked_json_ld = staticmethod(organizer_json_ld)
 
 
 # --- calendar files -----------------------------------------------------------------------------

@@ -9,7 +9,7 @@ a change to a renderer.
 
 from .assemble import Assembler, MarkerValues, RecordFacts, Unresolved
 from .epoch import FORMAT_VERSION, current_epoch
-from .registry import register_renderer, register_rendering_request
+from .registry import RENDERERS
 from .rows import (
     EVENT,
     EVENT_LD,
@@ -19,6 +19,7 @@ from .rows import (
     ORGANIZER,
     ORGANIZER_LD,
     ORIGIN,
+    ROW_KINDS,
     SOURCE_KINDS,
     SOURCE_OF_ROW,
     TERM,
@@ -37,8 +38,7 @@ __all__ = [
     "Unresolved",
     "FORMAT_VERSION",
     "current_epoch",
-    "register_renderer",
-    "register_rendering_request",
+    "RENDERERS",
     "EVENT",
     "EVENT_LD",
     "GLOBAL_ID_HOST",
@@ -47,6 +47,7 @@ __all__ = [
     "ORGANIZER",
     "ORGANIZER_LD",
     "ORIGIN",
+    "ROW_KINDS",
     "SOURCE_KINDS",
     "SOURCE_OF_ROW",
     "TERM",

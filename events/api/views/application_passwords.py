@@ -14,10 +14,10 @@ from rest_framework.response import Response
 
 from ... import roles
 from ...models import ApplicationPassword
+from ...presentation.links import rest_root
 from ...queries.params import parse_record_id
 from ...services import credentials
 from .. import errors
-from ..links import rest_root
 from ..params import Params, StringParam
 from .base import WPViewSet
 

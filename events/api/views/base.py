@@ -5,11 +5,11 @@ from rest_framework import viewsets
 from rest_framework.negotiation import DefaultContentNegotiation
 
 from ... import roles
+from ...presentation.links import namespace_url
 from ...queries.pages import fetch_page
 from .. import errors
 from ..authentication import BasicAuthentication, SessionAuthentication, TokenAuthentication
 from ..context import api_context
-from ..links import namespace_url
 from ..pagination import list_response, page_links, remembered_list
 from ..params import Params
 from ..permissions import Public

@@ -6,8 +6,8 @@ from rest_framework.fields import empty
 from rest_framework.response import Response
 
 from ...conf import events_settings
+from ...presentation.links import rest_root
 from .. import errors
-from ..links import rest_root
 from ..openapi import build_document, params_fields
 from ..params import Params, RawParam
 from ..routes import CALENDAR_ROUTES, ROUTES, USER_ROUTES

@@ -1,22 +1,21 @@
 """The events routes: the list, single reads and writes (the work of a write happens in events.services.events)."""
 
-import json
-
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 from rest_framework.response import Response
 
 from ... import roles, store
 from ...conf import events_settings
-from ...json_text import to_json
-from ...models import Event, EventOrganizer, PostKind, PostStatus, links_prefetched
+from ...models import Event, PostKind, PostStatus
+from ...presentation.events import EventRecordSerializer, events_for_records, is_protected
+from ...presentation.links import marker_values, namespace_url
+from ...presentation.records import event_texts
 from ...queries import events as event_queries
 from ...queries import visibility
 from ...queries.pages import ListStatement
 from ...queries.params import MAX_RECORD_ID, effective_per_page, id_for_slug
 from ...queries.window import date_window
 from ...services import events as event_service
-from ..links import marker_values, namespace_url
 from ..permissions import CanEditKind
 from ..renderers import JSONText
 from ..serializers.event_params import (
@@ -35,7 +34,6 @@ from ..serializers.event_write import (
     EventUpdateParams,
     written_fields,
 )
-from ..serializers.events import EventRecordSerializer, blank_protected, is_protected
 from .base import WRITE_ACTIONS, WPViewSet
 
 
@@ -69,10 +67,7 @@ class EventViewSet(WPViewSet):
 
     def get_queryset(self):
         """Events with everything the record reads; the list also scoped to what the caller may see."""
-        queryset = links_prefetched(
-            Event.objects.select_related("image", "venue", "venue__image", "series"),
-            EventOrganizer.objects.select_related("organizer", "organizer__image"),
-        )
+        queryset = events_for_records()
         if self.action == "list":
             queryset = event_queries.listed(self.listable(), queryset)
         return queryset
@@ -218,28 +213,3 @@ class EventViewSet(WPViewSet):
         """The record as saved, read back with everything the serializer needs (no json_ld on writes)."""
         fresh = self.get_queryset().get(pk=event.pk)
         return EventRecordSerializer(fresh, context={"request": self.request}).data
-
-
-def event_texts(request, assembler, event_ids, facts, events):
-    """{ID: JSON text} of these events as a v1 list shows them to the caller of `request`: stored
-    renderings joined (blanked where a password hides them), the others built with the serializer
-    from `events()`, a queryset made only then, and stored. `facts[ID]` holds what the password rule
-    reads of each event."""
-    assembler.fetch_events(event_ids)
-    records = {}
-    for pk in event_ids:
-        try:
-            text = assembler.event_text(pk)
-        except store.Unresolved:
-            continue
-        # docs/contract/events.md §1.6: what a password-protected event shows depends on the request.
-        if is_protected(facts[pk], request):
-            text = to_json(blank_protected(json.loads(text)))
-        records[pk] = text
-    built = [pk for pk in event_ids if pk not in records]
-    if built:
-        context = {"request": request, "blank_protected": True}
-        for event in events().filter(pk__in=built):
-            records[event.pk] = to_json(EventRecordSerializer(event, context=context).data)
-        assembler.keep_missing()
-    return records

@@ -7,13 +7,13 @@ from ... import roles, store
 from ...conf import events_settings
 from ...json_text import to_json
 from ...models import PostStatus
+from ...presentation.links import marker_values, namespace_url
 from ...queries import linked as linked_queries
 from ...queries import visibility
 from ...queries.pages import ListStatement
 from ...queries.params import effective_per_page
 from ...queries.syntax import is_truthy
 from ..context import api_context
-from ..links import marker_values, namespace_url
 from ..permissions import CanEditKind
 from ..serializers.linked_params import linked_fields
 from .base import WRITE_ACTIONS, WPViewSet

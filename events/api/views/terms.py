@@ -8,18 +8,18 @@ from ...exceptions import NotHierarchical
 from ...json_text import to_json
 from ...models import Taxonomy, Term
 from ...numbers import parse_int
+from ...presentation.links import marker_values, namespace_url, with_query
+from ...presentation.terms import TermRecordSerializer, term_urls
 from ...queries.pages import ListStatement, Page, fetch_page
 from ...queries.params import effective_per_page
 from ...queries.syntax import is_truthy
 from ...queries.terms import filter_terms, order_terms, reads
 from ...services import terms as term_service
 from ..context import api_context
-from ..links import marker_values, namespace_url, with_query
 from ..pagination import list_answer, page_links, remembered_list
 from ..permissions import CanManageCategories, CanManageTags
 from ..renderers import JSONText
 from ..serializers import term_params
-from ..serializers.terms import TermRecordSerializer, term_urls
 from .base import WPViewSet
 
 # The list parameters echoed into rest_url and the page links, in declaration order.

@@ -3,9 +3,9 @@
 from django.utils.translation import gettext_lazy as _
 
 from ...models import PostKind, Venue
+from ...presentation.venues import VenueRecordSerializer
 from ...services.linked import save_venue, trash_venue
 from ..serializers import linked_params as params
-from ..serializers.venues import VenueRecordSerializer
 from .linked import LinkedViewSet
 
 

@@ -6,21 +6,21 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from rest_framework import serializers
 
-from ... import roles
-from ...conf import events_settings
-from ...cost import cost_values, format_cost
-from ...dates import date_details, format_wp
-from ...models import Taxonomy
-from ...services.recurrence import recurrence_field
-from ...services.schedule import wall_clock
-from ...store import IMAGE, ORGANIZER, TERM, VENUE, reference
-from ...text import autop, escape_url, texturize
-from ...translation import shown_text
-from ..context import api_context
-from ..links import global_id, namespace_url, post_url
+from .. import roles
+from ..conf import events_settings
+from ..cost import cost_values, format_cost
+from ..dates import date_details, format_wp
+from ..models import Event, EventOrganizer, Taxonomy, links_prefetched
+from ..services.recurrence import recurrence_field
+from ..services.schedule import wall_clock
+from ..store import IMAGE, ORGANIZER, TERM, VENUE, reference
+from ..text import autop, escape_url, texturize
+from ..translation import shown_text
 from .images import image_record
 from .json_ld import event_json_ld
+from .links import global_id, namespace_url, post_url
 from .organizers import OrganizerRecordSerializer
+from .rendering import rendering_context
 from .terms import embedded_term
 from .venues import VenueRecordSerializer, blanked, show_flag
 
@@ -34,11 +34,22 @@ BLANKS = {
 }
 
 
+def events_for_records(terms=None):
+    """Events with everything their record and JSON-LD read selected with them: the venue, the
+    organizers, the images and the series (the events routes, the change feed and the public event
+    page read them so); `terms`: the queryset their terms are read with."""
+    return links_prefetched(
+        Event.objects.select_related("image", "venue", "venue__image", "series"),
+        EventOrganizer.objects.select_related("organizer", "organizer__image"),
+        terms=terms,
+    )
+
+
 def is_protected(event, request):
     """A password hides the event unless the request sends it, or asks `context=edit` as someone who may edit."""
     if not event.password:
         return False
-    raw = api_context(request).raw_params
+    raw = rendering_context(request).raw_params
     if raw.get("password") == event.password:
         return False
     return not (raw.get("context") == "edit" and roles.can_edit(request.user, event))
@@ -93,7 +104,7 @@ def linked_records(event, request, context):
 
 
 class EventRecordSerializer(serializers.BaseSerializer):
-    """An Event as the API shows it; expects the relations the events viewset prefetches.
+    """An Event as the API shows it; expects the relations events_for_records() selects.
 
     Context: `request`; `json_ld` (single reads: add `json_ld` here and in the embedded venue and
     organizers); `blank_protected` (lists: blank password-protected events, docs/contract/events.md §1.6);

@@ -4,8 +4,8 @@ from types import SimpleNamespace
 
 from rest_framework import serializers
 
-from ...models import Category, Taxonomy
-from ..links import namespace_url, term_url
+from ..models import Category, Taxonomy
+from .links import namespace_url, term_url
 
 COLLECTIONS = {Taxonomy.CATEGORY: "/categories", Taxonomy.TAG: "/tags"}
 

@@ -1,4 +1,4 @@
-"""Absolute URLs the API emits: REST URLs, public page URLs and global IDs, in the request's language."""
+"""Absolute URLs records carry: REST URLs, public page URLs and global IDs, in the request's language."""
 
 from urllib.parse import quote, urlencode, urlsplit
 
@@ -9,7 +9,7 @@ from django.utils.encoding import iri_to_uri
 from ..conf import events_settings
 from ..models import PostKind, PostStatus, Taxonomy
 from ..store import MarkerValues
-from .context import api_context
+from .rendering import rendering_context
 
 REST_SEGMENT = "wp-json/"
 PUBLIC_PATHS = {PostKind.EVENT: "event", PostKind.VENUE: "venue", PostKind.ORGANIZER: "organizer"}
@@ -19,13 +19,13 @@ UNPUBLISHED_URL_STATUSES = {PostStatus.DRAFT, PostStatus.PENDING, PostStatus.FUT
 
 def rest_root(request):
     """The REST root the request's links start from: the router's, or what set_rest_root() said."""
-    return api_context(request).rest_root
+    return rendering_context(request).rest_root
 
 
 def set_rest_root(request, root):
     """Start the links of a request served outside the REST router (a public page, the API
     browser) from `root`: they find the site home in the request's language from it."""
-    api_context(request).rest_root = root
+    rendering_context(request).rest_root = root
 
 
 def reversed_rest_root(request):
@@ -81,7 +81,7 @@ def global_id(request, record_id):
 def _global_id_base(request):
     """`{host}{path}` of the global IDs, worked out once per request and REST root: a list page
     holds one per event, venue and organizer."""
-    context = api_context(request)
+    context = rendering_context(request)
     root = context.rest_root
     cached = context.global_id_base
     if cached is None or cached[0] != root:

@@ -9,13 +9,13 @@ import datetime as dt
 from django.utils import timezone
 from rest_framework import serializers
 
-from ... import roles
-from ...dates import format_wp
-from ...text import autop, texturize
-from ...translation import shown_text
-from ..links import global_id, post_url
+from .. import roles
+from ..dates import format_wp
+from ..text import autop, texturize
+from ..translation import shown_text
 from .images import image_record
 from .json_ld import venue_json_ld
+from .links import global_id, post_url
 
 # §1.4: what a protected record shows, among the keys left after the empty values are dropped.
 BLANKED_TEXT = (

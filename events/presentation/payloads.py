@@ -1,7 +1,7 @@
 """The records webhook payloads carry: as the v1 API shows them to a visitor of the site (SITE_URL).
 
 A worker has no request; it gets one made from the SITE_URL setting, anonymous, in the site's
-language. Registered with the notifications in `EventsConfig.ready()`, as the store's renderers are.
+language. events.notifications.delivery imports `payload_records` from here.
 """
 
 import urllib.parse
@@ -12,9 +12,8 @@ from django.http import HttpRequest
 from django.utils import translation
 
 from ..conf import events_settings
-from ..notifications.delivery import register_payload_records
-from .context import api_context
 from .links import set_rest_root
+from .records import records_for
 
 
 class VisitorRequest(HttpRequest):
@@ -37,16 +36,10 @@ def visitor_request():
     site = urllib.parse.urlsplit(events_settings.SITE_URL)
     request = VisitorRequest(site.scheme or "http", site.netloc or "localhost")
     set_rest_root(request, f"{request.scheme}://{request.get_host()}/wp-json/")
-    api_context(request).raw_params = {}
     return request
 
 
-def visitor_records(deliveries):
-    from .views.changes import records_for
-
+def payload_records(deliveries):
+    """{(kind, ID): JSON text} of the records these deliveries are about, as a visitor reads them."""
     with translation.override(settings.LANGUAGE_CODE):
         return records_for(visitor_request(), deliveries)
-
-
-def register_webhook_payloads():
-    register_payload_records(visitor_records)

@@ -1,18 +1,21 @@
-"""schema.org JSON-LD of events, venues and organizers (docs/contract/events.md §1.5), shared by the API and public pages."""
+"""schema.org JSON-LD of events, venues and organizers (docs/contract/events.md §1.5): the `json_ld` of
+the API's records, the store's JSON-LD rows and the public pages' embedded documents."""
 
 import datetime as dt
 import re
 from decimal import Decimal, InvalidOperation
 
-from ...conf import events_settings
-from ...cost import cost_values
-from ...services.schedule import zone_for
-from ...text import autop, escape_html, excerpt_words, texturize
-from ...translation import shown_text
-from ..links import post_url
+from ..conf import events_settings
+from ..cost import cost_values
+from ..models import PostKind
+from ..services.schedule import zone_for
+from ..text import autop, escape_html, excerpt_words, texturize
+from ..translation import shown_text
 from .images import image_record
+from .links import post_url
 
 EXCERPT_WORDS = 55
+SCHEMA_CONTEXT = "http://schema.org"
 _ENCODED_APOSTROPHE = re.compile(r"&#(x)?0*(?(1)27|39);?", re.IGNORECASE)
 
 
@@ -98,7 +101,7 @@ def event_json_ld(event, request, linked=True):
     zone = zone_for(event.timezone_name)
     url = post_url(request, event)
     data = {
-        "@context": "http://schema.org",
+        "@context": SCHEMA_CONTEXT,
         "@type": "Event",
         "name": escape_js(texturize(shown_text(event, "title") or "")),
         "description": short_description(event),
@@ -126,3 +129,13 @@ def event_json_ld(event, request, linked=True):
     data["eventAttendanceMode"] = "https://schema.org/OfflineEventAttendanceMode"
     data["eventStatus"] = "https://schema.org/EventScheduled"
     return data
+
+
+def page_json_ld(record, request):
+    """The JSON-LD document a public page about `record` embeds: for an event, the `json_ld` of its
+    API record (expects the venue and organizer links prefetched); for a venue or an organizer, its
+    record's `json_ld` with the `@context` a document of its own needs."""
+    if record.KIND == PostKind.EVENT:
+        return event_json_ld(record, request)
+    linked_json_ld = venue_json_ld if record.KIND == PostKind.VENUE else organizer_json_ld
+    return {"@context": SCHEMA_CONTEXT, **linked_json_ld(record, request)}
