@@ -213,3 +213,14 @@ def test_django_s_model_backend_takes_the_rights_it_is_handed_and_reads_no_other
     other = type(user).objects.get(pk=user.pk)
     other.has_perm("events.add_event")
     assert model_backend_rights_known(other)
+
+
+def test_the_redis_backend_reads_through_a_redis_py_pool_of_its_own_location():
+    import redis
+
+    from events.internals import redis_connection_pool
+
+    pool = redis_connection_pool(redis_backend(RedisCache("redis://127.0.0.1:1/3", {})))
+    # What the read cache's held connection is taken from (no connection is made here).
+    assert isinstance(pool, redis.ConnectionPool)
+    assert (pool.connection_kwargs["port"], pool.connection_kwargs["db"]) == (1, 3)
