@@ -132,6 +132,11 @@ def revoke_in_the_admin(browser, api_client, record):
     browser.post(PASSWORDS_ADMIN, {"action": "revoke", "_selected_action": [stored.pk]})
 
 
+def revoke_on_its_admin_page(browser, api_client, record):
+    stored = ApplicationPassword.objects.get(uuid=record["uuid"])
+    assert browser.post(f"{PASSWORDS_ADMIN}{stored.pk}/delete/", {"post": "yes"}).status_code == 302
+
+
 def revoke_through_the_api(browser, api_client, record):
     assert api_client.delete(f"{PASSWORDS}/{record['uuid']}").status_code == 200
 
@@ -142,8 +147,8 @@ def revoke_all_through_the_api(browser, api_client, record):
 
 @pytest.mark.parametrize(
     "revoke",
-    [revoke_in_the_admin, revoke_through_the_api, revoke_all_through_the_api],
-    ids=["admin-action", "api-delete", "api-delete-all"],
+    [revoke_in_the_admin, revoke_on_its_admin_page, revoke_through_the_api, revoke_all_through_the_api],
+    ids=["admin-action", "admin-delete-page", "api-delete", "api-delete-all"],
 )
 def test_a_revoked_application_password_stops_signing_and_is_logged_whichever_way_in(owner, revoke, caplog):
     browser, api_client = owner

@@ -99,6 +99,10 @@ class ApplicationPasswordAdmin(RefusalsShown, admin.ModelAdmin):
         )
         return [page, *super().get_urls()]
 
+    def delete_model(self, request, obj):
+        """The delete page revokes, as the action does."""
+        credentials.revoke_application_passwords(ApplicationPassword.objects.filter(pk=obj.pk))
+
     def get_actions(self, request):
         actions = super().get_actions(request)
         actions.pop("delete_selected", None)
