@@ -204,7 +204,10 @@ class _GuardedHTTPConnection(http.client.HTTPConnection):
     def operation_timeout(self):
         if self.deadline is not None:
             return _time_left(self.deadline)
-        return self.timeout if isinstance(self.timeout, int | float) else None
+        if self.timeout is None:
+            return None
+        # urllib's "no timeout given": the process's default, as socket.create_connection() takes it.
+        return socket.getdefaulttimeout()
 
     def connect(self):
         """Connect only to the public addresses just checked (or an allowed host); the socket is
