@@ -46,8 +46,23 @@ serve: demo
 	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
 	GUNICORN_BIND=127.0.0.1:$${PORT:-8000} $(BIN)/gunicorn calendar_site.wsgi
 
+# The process memories answer only on PostgreSQL, whose triggers version the tables they are valid
+# for (docs/architecture-memories.md, "SQLite, and what `make test` runs"): after the suite on
+# SQLite, the files that exercise them run on PostgreSQL too, when one answers at TEST_POSTGRES_URL.
+MEMORY_TESTS := tests/test_memory.py tests/test_list_totals.py tests/test_stored_rows_memory.py \
+	tests/test_scale_out.py tests/test_statement_reads.py tests/test_page_plan.py \
+	tests/test_prepared_statements.py tests/test_rendering_store.py
+TEST_POSTGRES_URL ?= postgres://postgres@127.0.0.1:5432/test
+
 test: install
 	$(BIN)/python -m pytest -n 2 --dist loadfile -q
+	@if $(BIN)/python -c "import sys, psycopg; psycopg.connect(sys.argv[1].rsplit('/', 1)[0] + '/postgres', connect_timeout=3).close()" "$(TEST_POSTGRES_URL)" 2>/dev/null; then \
+		echo "The memory-using tests on PostgreSQL ($(TEST_POSTGRES_URL)):"; \
+		DATABASE_URL=$(TEST_POSTGRES_URL) $(BIN)/python -m pytest -n 2 --dist loadfile -q $(MEMORY_TESTS); \
+	else \
+		echo "No PostgreSQL at $(TEST_POSTGRES_URL): the process memories were not exercised (they are off on SQLite)."; \
+		echo "Set TEST_POSTGRES_URL, or run make test-postgres."; \
+	fi
 
 # The same suite against PostgreSQL (the production database).
 test-postgres: install

@@ -163,3 +163,10 @@ class TooManyFailedLogins(CalendarError):
             "Too many failed login attempts. Please try again in %(minutes)d minutes.",
             "minutes",
         ) % {"minutes": minutes}
+
+
+class EmptyApplicationName(CalendarError):
+    """An application password's name holds nothing once its tags and blanks are taken out."""
+
+    field = "name"
+    message = _("An application name is required to create an application password.")

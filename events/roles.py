@@ -10,6 +10,7 @@ from django.conf import settings
 from django.core.exceptions import FieldDoesNotExist
 from django.db import DEFAULT_DB_ALIAS, connection, connections, router
 
+from .internals import keep_model_backend_rights, model_backend_rights_known
 from .models import PostKind, PostStatus
 
 ADMINISTRATOR, EDITOR, AUTHOR, CONTRIBUTOR, SUBSCRIBER = (
@@ -79,18 +80,19 @@ MODEL_BACKENDS = ("django.contrib.auth.backends.ModelBackend", "events.backends.
 def load_rights(user):
     """Read the user's rights in one query, where Django's ModelBackend would run two.
 
-    ModelBackend keeps the set it computes (the user's own permissions and their groups') in
-    `_perm_cache` on the user object, for that request; filling it with the same set from one
-    prepared statement saves a query, and the ORM's compilation of two, on every signed request.
+    ModelBackend keeps the set it computes (the user's own permissions and their groups') on the
+    user object, for that request (events.internals.keep_model_backend_rights); filling it with the
+    same set from one prepared statement saves a query, and the ORM's compilation of two, on every
+    signed request.
     Other authentication backends are still asked as usual.
     """
-    if hasattr(user, "_perm_cache") or not _rights_read_here(user):
+    if model_backend_rights_known(user) or not _rights_read_here(user):
         return
     from django.contrib.auth.models import Permission
 
     with connections[router.db_for_read(Permission)].cursor() as cursor:
         cursor.execute(_rights_sql(), [user.pk, user.pk])
-        user._perm_cache = {f"{app_label}.{codename}" for app_label, codename in cursor.fetchall()}
+        keep_model_backend_rights(user, {f"{app_label}.{codename}" for app_label, codename in cursor.fetchall()})
 
 
 def _rights_read_here(user):
@@ -115,8 +117,8 @@ def rights_column(user_column):
 
 def adopt_rights(user, rights_text):
     """Keep the rights read by rights_column() as `user`'s, as load_rights() would have read them."""
-    if not hasattr(user, "_perm_cache") and _rights_read_here(user):
-        user._perm_cache = set(rights_text.split())
+    if not model_backend_rights_known(user) and _rights_read_here(user):
+        keep_model_backend_rights(user, set(rights_text.split()))
 
 
 @functools.cache

@@ -330,8 +330,6 @@ _HTML_SPLIT = re.compile(
 _NEWLINE_IN_TAG = " <!-- wpnl --> "
 
 
-# A list page formats the same venue and organizer descriptions once per event that links them.
-@functools.lru_cache(maxsize=512)
 def autop(text: str) -> str:
     """Post content as `wpautop` formats it: blank-line paragraphs in <p>, other newlines as <br />."""
     if _php_trim(text) == "":

@@ -194,3 +194,33 @@ def test_a_forgotten_connection_is_replaced_whatever_django_believes_of_its_tran
     with transaction.atomic():
         Tag.objects.create(name="written", slug="written")
     assert Tag.objects.filter(slug="written").exists()
+
+
+def test_django_s_model_backend_takes_the_rights_it_is_handed_and_reads_no_others(django_assert_num_queries):
+    from events.internals import keep_model_backend_rights, model_backend_rights_known
+
+    from .factories import make_user
+
+    user = make_user("author")
+    fresh = type(user).objects.get(pk=user.pk)
+    assert not model_backend_rights_known(fresh)
+    keep_model_backend_rights(fresh, {"events.handed_in"})
+    assert model_backend_rights_known(fresh)
+    with django_assert_num_queries(0):
+        assert fresh.has_perm("events.handed_in")
+        assert not fresh.has_perm("events.add_event")
+    # And what ModelBackend reads itself is where the calendar looks for it.
+    other = type(user).objects.get(pk=user.pk)
+    other.has_perm("events.add_event")
+    assert model_backend_rights_known(other)
+
+
+def test_the_redis_backend_reads_through_a_redis_py_pool_of_its_own_location():
+    import redis
+
+    from events.internals import redis_connection_pool
+
+    pool = redis_connection_pool(redis_backend(RedisCache("redis://127.0.0.1:1/3", {})))
+    # What the read cache's held connection is taken from (no connection is made here).
+    assert isinstance(pool, redis.ConnectionPool)
+    assert (pool.connection_kwargs["port"], pool.connection_kwargs["db"]) == (1, 3)

@@ -67,7 +67,8 @@ class ApplicationPasswordAdmin(RefusalsShown, admin.ModelAdmin):
 
     def save_model(self, request, obj, form, change):
         if change:
-            super().save_model(request, obj, form, change)
+            # The form gave `obj` the name typed; the service cleans and saves it, as the API's rename.
+            credentials.rename_application_password(obj, obj.name)
             return
         if not self._is_administrator(request):
             obj.user = request.user
@@ -98,6 +99,10 @@ class ApplicationPasswordAdmin(RefusalsShown, admin.ModelAdmin):
         )
         return [page, *super().get_urls()]
 
+    def delete_model(self, request, obj):
+        """The delete page revokes, as the action does."""
+        credentials.revoke_application_passwords(ApplicationPassword.objects.filter(pk=obj.pk))
+
     def get_actions(self, request):
         actions = super().get_actions(request)
         actions.pop("delete_selected", None)
@@ -105,7 +110,7 @@ class ApplicationPasswordAdmin(RefusalsShown, admin.ModelAdmin):
 
     @admin.action(description=_("Revoke the selected application passwords"))
     def revoke(self, request, queryset):
-        count, _by_model = queryset.delete()
+        count = credentials.revoke_application_passwords(queryset)
         self.message_user(
             request,
             ngettext("Revoked %(count)d application password.", "Revoked %(count)d application passwords.", count)

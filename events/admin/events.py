@@ -1,6 +1,5 @@
 """The event form and list: wall-clock times in the event's zone, terms, cost and organizers in order."""
 
-import contextlib
 import datetime as dt
 import functools
 import zoneinfo
@@ -9,7 +8,6 @@ from adminsortable2.admin import SortableAdminBase, SortableTabularInline
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
-from django.db import transaction
 from django.db.models import F
 from django.http import HttpResponseNotAllowed, JsonResponse
 from django.urls import path, reverse
@@ -23,8 +21,8 @@ from .. import roles
 from ..cost import CostInput, parse_cost_input
 from ..exceptions import InvalidValue
 from ..models import Category, Event, EventOrganizer, PostStatus, Tag, Taxonomy
-from ..services.events import FLAGS, create_event, trash_event, update_event
-from ..services.recurrence import take_turn
+from ..services.deletion import delete_events
+from ..services.events import FLAGS, create_event, update_event
 from ..services.schedule import site_zone_name, wall_clock
 from .actions import duplicate_as_draft, restore_from_trash
 from .actions import move_to_trash as trash_selected
@@ -334,33 +332,18 @@ class EventAdmin(SortableAdminBase, PostAdmin):
         return answer
 
     def delete_model(self, request, obj):
-        with self.deleting_from_series(request, [obj]):
-            super().delete_model(request, obj)
+        self.delete_queryset(request, [obj])
 
     def delete_queryset(self, request, queryset):
-        with self.deleting_from_series(request, list(queryset)):
-            super().delete_queryset(request, queryset)
-
-    @contextlib.contextmanager
-    def deleting_from_series(self, request, events):
-        """Deleting for good, as Django deletes: an occurrence first leaves its series as the trash
-        takes it (its start joins the exclusions), or the series would make it again when next
-        extended or changed. A first occurrence takes its series with it; the editor is told."""
+        """Deleting for good goes through the service (delete_events); a first occurrence takes its
+        series with it, which the editor is told."""
+        events = list(queryset)
         leaving = {event.pk for event in events}
         firsts = [event for event in events if event.series_id == event.pk]
         staying = others_staying(firsts, leaving)
         # Said now: a deleted record has no ID any more.
         ended = [deleted_first_message(first, staying[first.pk]) for first in firsts if staying.get(first.pk)]
-        with transaction.atomic():
-            for event in sorted(events, key=lambda event: event.pk):
-                # Each in the turn a write to it takes, read again in it: Django's deletion would
-                # otherwise lock the occurrences before their series, against every series write.
-                take_turn(event)
-            for event in events:
-                live_occurrence = event.series_id not in (None, event.pk) and event.status != PostStatus.TRASH
-                if live_occurrence and event.series_id not in leaving:
-                    trash_event(event, request.user)
-            yield
+        delete_events(events, request.user)
         for message in ended:
             self.message_user(request, message, messages.WARNING)
 

@@ -1,4 +1,4 @@
-"""Administrators' webhooks: subscriptions made and changed through the same service as the API,
+"""Administrators' webhooks: subscriptions made, changed and deleted through the same service as the API,
 their delivery log, and "resend"."""
 
 from django import forms
@@ -103,6 +103,13 @@ class WebhookSubscriptionAdmin(AdministratorsOnly, admin.ModelAdmin):
         else:
             made = subscriptions.create_subscription(data["url"], data["kinds"], data["actions"], data["active"])
             obj.pk, obj.secret = made.pk, made.secret
+
+    def delete_model(self, request, obj):
+        subscriptions.delete_subscription(obj)
+
+    def delete_queryset(self, request, queryset):
+        for subscription in queryset:
+            subscriptions.delete_subscription(subscription)
 
 
 @admin.action(description=_("Send the selected deliveries again"))

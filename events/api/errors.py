@@ -109,6 +109,7 @@ DOMAIN_CODES = {
     exceptions.SlugTaken: ("duplicate_term_slug", 400),
     exceptions.NotHierarchical: ("rest_taxonomy_not_hierarchical", 400),
     exceptions.DuplicateApplicationName: ("application_password_duplicate_name", 409),
+    exceptions.EmptyApplicationName: ("application_password_empty_name", 400),
     exceptions.CursorExpired: ("changes_cursor_expired", 410),
 }
 # The plugin's codes of records it could not write: 400 when it refused the data, 500 when the trash failed.

@@ -92,3 +92,10 @@ def update_subscription(subscription, **fields):
             subscription.disabled_reason = ""
     subscription.save()
     return subscription
+
+
+def delete_subscription(subscription):
+    """End `subscription` for good, with its delivery log: nothing more is sent to its URL, and a
+    delivery a worker has in hand is recorded nowhere."""
+    with transaction.atomic():
+        WebhookSubscription.objects.filter(pk=subscription.pk).delete()

@@ -9,6 +9,7 @@ password hash and the password (never as plain text), so changing the password e
 """
 
 import datetime as dt
+import logging
 import re
 import secrets
 import string
@@ -20,9 +21,10 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare, salted_hmac
+from django.utils.html import strip_tags
 
 from ..conf import events_settings
-from ..exceptions import DuplicateApplicationName
+from ..exceptions import DuplicateApplicationName, EmptyApplicationName
 from ..memory import memory
 from ..models import ApplicationPassword
 
@@ -35,6 +37,8 @@ _APP_PASSWORD_SALT = "events.application-password"
 _LOGIN_MEMORY_SALT = "events.remembered-login-password"
 # WordPress records an application password's use at most once a day, so a read stays a read.
 USAGE_RECORD_INTERVAL = dt.timedelta(days=1)
+# Revocations end a credential's use: whoever looks into an account's access finds them here.
+logger = logging.getLogger("events.credentials")
 
 
 # --- application passwords -----------------------------------------------------------------------
@@ -60,6 +64,15 @@ def presented_secret(password):
     return secret if len(secret) == APP_PASSWORD_LENGTH else None
 
 
+def application_name(name):
+    """The name as WordPress stores it, through sanitize_text_field: no tags, blanks collapsed and
+    trimmed. Nothing left is refused (EmptyApplicationName)."""
+    cleaned = " ".join(strip_tags(name or "").split())
+    if not cleaned:
+        raise EmptyApplicationName()
+    return cleaned
+
+
 @transaction.atomic
 def issue_application_password(record):
     """Save the new `record` (its user, name and optional app_id set) with a fresh secret.
@@ -67,6 +80,7 @@ def issue_application_password(record):
     Returns the secret in grouped form. It exists only in the return value and in the client's
     hands: whoever shows it must show it once.
     """
+    record.name = application_name(record.name)
     user = record.user
     # Locking the user's row makes the duplicate-name check hold under concurrent requests.
     get_user_model()._default_manager.select_for_update().filter(pk=user.pk).first()
@@ -76,6 +90,25 @@ def issue_application_password(record):
     record.password_digest = application_password_digest(secret)
     record.save()
     return grouped(secret)
+
+
+def rename_application_password(record, name):
+    """Give `record` another name. Like WordPress, a rename is not checked against the user's other
+    names; only creation is."""
+    record.name = application_name(name)
+    record.save(update_fields=["name"])
+    return record
+
+
+@transaction.atomic
+def revoke_application_passwords(records):
+    """Delete the application passwords of the queryset `records` for good: a request signed with
+    one fails from the commit on. Each revocation is logged. Returns how many were revoked."""
+    revoked = list(records.order_by().values_list("pk", "uuid", "user_id", "name"))
+    _rows, by_model = ApplicationPassword.objects.filter(pk__in=[pk for pk, *_rest in revoked]).delete()
+    for _pk, key, user_id, name in revoked:
+        logger.info("Application password %s (%r) of user %s revoked.", key, name, user_id)
+    return by_model.get(ApplicationPassword._meta.label, 0)
 
 
 def matching_application_password(candidates, password):

@@ -3,12 +3,15 @@ guard that connects only to public addresses, unless the host is in OUTBOUND_ALL
 and that gives each connection one deadline for all of it.
 """
 
+import contextlib
 import functools
 import http.client
 import io
 import ipaddress
 import re
 import socket
+import ssl
+import sys
 import time
 import urllib.parse
 import urllib.request
@@ -183,7 +186,7 @@ class _DeadlineResponse(http.client.HTTPResponse):
         super().__init__(_SocketWithDeadline(sock, deadline), *args, **kwargs)
 
 
-class _GuardedConnection:
+class _GuardedHTTPConnection(http.client.HTTPConnection):
     """An http.client connection through the guard, whose `timeout` bounds the whole exchange.
 
     The standard library's timeout bounds each socket operation, so a receiver that sends a byte
@@ -193,39 +196,50 @@ class _GuardedConnection:
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self._deadline = None
-        if self.timeout is not None and self.timeout is not socket._GLOBAL_DEFAULT_TIMEOUT:
-            self._deadline = time.monotonic() + self.timeout
-            self.response_class = functools.partial(_DeadlineResponse, deadline=self._deadline)
-        self._create_connection = self._guarded_create_connection
+        # urllib passes a sentinel object, not a number, when open() was given no timeout.
+        self.deadline = time.monotonic() + self.timeout if isinstance(self.timeout, int | float) else None
+        if self.deadline is not None:
+            self.response_class = functools.partial(_DeadlineResponse, deadline=self.deadline)
 
-    def _operation_timeout(self, timeout):
-        return timeout if self._deadline is None else _time_left(self._deadline)
+    def operation_timeout(self):
+        if self.deadline is not None:
+            return _time_left(self.deadline)
+        if self.timeout is None:
+            return None
+        # urllib's "no timeout given": the process's default, as socket.create_connection() takes it.
+        return socket.getdefaulttimeout()
 
-    def _guarded_create_connection(self, address, timeout, source_address=None, *args, **kwargs):
-        """socket.create_connection() that only connects to the public addresses it has just
-        checked; the socket is left with what remains of the deadline (for the TLS handshake).
+    def connect(self):
+        """Connect only to the public addresses just checked (or an allowed host); the socket is
+        left with what remains of the deadline (for the TLS handshake).
 
         Checking at connect time (not before the request) also covers redirects and DNS answers
-        that change between two look-ups.
+        that change between two look-ups. No proxy is ever used (guarded_opener), so there is no
+        tunnel to set up.
         """
-        host, port = address
-        if host.lower().rstrip(".") in allowed_hosts():
-            sock = socket.create_connection(address, self._operation_timeout(timeout), source_address)
-            if self._deadline is not None:
-                sock.settimeout(_time_left(self._deadline))
+        sys.audit("http.client.connect", self, self.host, self.port)
+        self.sock = self.guarded_socket()
+        with contextlib.suppress(OSError):
+            # What http.client sets too: a request's headers and body leave without waiting for an ACK.
+            self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+    def guarded_socket(self):
+        address = (self.host, self.port)
+        if self.host.lower().rstrip(".") in allowed_hosts():
+            sock = socket.create_connection(address, self.operation_timeout(), self.source_address)
+            if self.deadline is not None:
+                sock.settimeout(_time_left(self.deadline))
             return sock
         last_error = None
-        for family, socktype, proto, _canonname, sockaddr in public_addresses(host, port):
+        for family, socktype, proto, _canonname, sockaddr in public_addresses(self.host, self.port):
             sock = socket.socket(family, socktype, proto)
             try:
-                if timeout is not socket._GLOBAL_DEFAULT_TIMEOUT:
-                    sock.settimeout(self._operation_timeout(timeout))
-                if source_address:
-                    sock.bind(source_address)
+                sock.settimeout(self.operation_timeout())
+                if self.source_address:
+                    sock.bind(self.source_address)
                 sock.connect(sockaddr)
-                if self._deadline is not None:
-                    sock.settimeout(_time_left(self._deadline))
+                if self.deadline is not None:
+                    sock.settimeout(_time_left(self.deadline))
                 return sock
             except OSError as error:
                 last_error = error
@@ -233,17 +247,31 @@ class _GuardedConnection:
         raise last_error or OSError("no address to connect to")
 
     def send(self, data):
-        if self.sock is not None and self._deadline is not None:
-            self.sock.settimeout(_time_left(self._deadline))
+        if self.sock is not None and self.deadline is not None:
+            self.sock.settimeout(_time_left(self.deadline))
         super().send(data)
 
 
-class _GuardedHTTPConnection(_GuardedConnection, http.client.HTTPConnection):
-    pass
+class _GuardedHTTPSConnection(_GuardedHTTPConnection):
+    """The same over TLS, with the `context` given (certificate and host name checked by default)."""
+
+    default_port = http.client.HTTPS_PORT
+
+    def __init__(self, *args, context=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.tls_context = context or default_tls_context()
+
+    def connect(self):
+        super().connect()
+        self.sock = self.tls_context.wrap_socket(self.sock, server_hostname=self.host)
 
 
-class _GuardedHTTPSConnection(_GuardedConnection, http.client.HTTPSConnection):
-    pass
+def default_tls_context():
+    """What http.client uses when given no context: the system's certificates, host names checked,
+    and HTTP/1.1 offered by ALPN."""
+    context = ssl.create_default_context()
+    context.set_alpn_protocols(["http/1.1"])
+    return context
 
 
 class _HostNameCheck(urllib.request.BaseHandler):
@@ -264,8 +292,12 @@ class _GuardedHTTPHandler(urllib.request.HTTPHandler):
 
 
 class _GuardedHTTPSHandler(urllib.request.HTTPSHandler):
+    def __init__(self, context=None):
+        super().__init__(context=context)
+        self.tls_context = context
+
     def https_open(self, req):
-        return self.do_open(_GuardedHTTPSConnection, req, context=self._context)
+        return self.do_open(_GuardedHTTPSConnection, req, context=self.tls_context)
 
 
 def guarded_opener(*handlers):

@@ -8,7 +8,6 @@ Users manage their own passwords; administrators also those of other users, by I
 import uuid
 
 from django.contrib.auth import get_user_model
-from django.utils.html import strip_tags
 from django.utils.translation import gettext_lazy as _
 from rest_framework.response import Response
 
@@ -107,18 +106,6 @@ def _wp_datetime(value):
     return value.strftime("%Y-%m-%dT%H:%M:%S") if value else None
 
 
-def _cleaned_name(name):
-    """WordPress stores the name through sanitize_text_field: no tags, no surrounding blanks."""
-    cleaned = " ".join(strip_tags(name).split())
-    if not cleaned:
-        raise errors.ApiError(
-            "application_password_empty_name",
-            _("An application name is required to create an application password."),
-            400,
-        )
-    return cleaned
-
-
 class ApplicationPasswordViewSet(WPViewSet):
     params_classes = {
         "list": ContextParams,
@@ -193,8 +180,9 @@ class ApplicationPasswordViewSet(WPViewSet):
         return Response([self.record(item) for item in items])
 
     def create(self, request, *args, **kwargs):
-        name = _cleaned_name(self.params["name"])
-        item = ApplicationPassword(user=self.target_user, name=name, app_id=self.params.get("app_id", ""))
+        item = ApplicationPassword(
+            user=self.target_user, name=self.params["name"], app_id=self.params.get("app_id", "")
+        )
         password = credentials.issue_application_password(item)
         response = Response(self.record(item, context="edit", new_password=password), status=201)
         response["Location"] = self.self_url(item)
@@ -205,20 +193,18 @@ class ApplicationPasswordViewSet(WPViewSet):
 
     def update(self, request, *args, **kwargs):
         item = self.get_item()
-        # Like WordPress, a rename is not checked against the user's other names; only creation is.
         if "name" in self.params:
-            item.name = _cleaned_name(self.params["name"])
-            item.save(update_fields=["name"])
+            credentials.rename_application_password(item, self.params["name"])
         return Response(self.record(item, context="edit"))
 
     def destroy(self, request, *args, **kwargs):
         item = self.get_item()
         previous = self.record(item, context="edit", links=False)
-        item.delete()
+        credentials.revoke_application_passwords(ApplicationPassword.objects.filter(pk=item.pk))
         return Response({"deleted": True, "previous": previous})
 
     def destroy_all(self, request, *args, **kwargs):
-        count, _by_model = ApplicationPassword.objects.filter(user=self.target_user).delete()
+        count = credentials.revoke_application_passwords(ApplicationPassword.objects.filter(user=self.target_user))
         return Response({"deleted": True, "count": count})
 
     def introspect(self, request, *args, **kwargs):

@@ -148,7 +148,7 @@ class WebhookViewSet(WPViewSet):
     def destroy(self, request, *args, **kwargs):
         subscription = self.subscription()
         record = subscription_record(subscription)
-        subscription.delete()
+        subscriptions.delete_subscription(subscription)
         return Response({"deleted": True, "previous": record})
 
     def deliveries(self, request, *args, **kwargs):
