@@ -1164,6 +1164,7 @@ def main(argv=None):
     server = Server(database_url, args.workers, args.worker_class, args.threads, log_path)
     measurements = []
     writer = None
+    spread_rows = None
     try:
         server.wait_ready()
         if args.keep_alive_spread:
@@ -1219,6 +1220,8 @@ def main(argv=None):
         remove_bench_writes(calendar.log_end)
         if temporary_folder:
             shutil.rmtree(temporary_folder, ignore_errors=True)
+        if spread_rows is not None:
+            log_path.unlink(missing_ok=True)
     log_path.unlink(missing_ok=True)
     args.writer_statuses = writer.statuses if writer is not None else {}
     add_floor_ratios(measurements)
