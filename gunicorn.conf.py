@@ -20,8 +20,8 @@ threads = int(os.environ.get("GUNICORN_THREADS", "4"))
 # cores idled (half the throughput on two cores, bench/README.md "Keep-alive spread"). A cap on
 # connections per worker (`worker_connections`) was measured and refused: once the capped workers
 # hold idle keep-alive connections, a new client waits for one of them to time out (75 s).
-# A worker that stops drops the connections still queued on its socket; gunicorn restarts workers
-# only when told to (no max_requests).
+# A worker that stops drops the connections still queued on its socket; gunicorn replaces workers
+# only when told to or when one dies (no max_requests).
 reuse_port = True
 
 # An idle keep-alive connection stays open longer than any client or load balancer keeps one to
