@@ -13,6 +13,16 @@ bind = os.environ.get("GUNICORN_BIND", "127.0.0.1:8000")
 worker_class = "gthread"
 workers = int(os.environ.get("WEB_CONCURRENCY", os.cpu_count() or 2))
 threads = int(os.environ.get("GUNICORN_THREADS", "4"))
+# Each worker listens on a socket of its own on the same port, and the kernel deals new connections
+# out among them by a hash of the client's address and port. With one shared socket, the worker
+# idling in its poll wins every accept: a proxy filling its keep-alive pool, or eight HTTP/1.1
+# clients, landed on one process for as long as they kept their connections, while the other
+# cores idled (half the throughput on two cores, bench/README.md "Keep-alive spread"). A cap on
+# connections per worker (`worker_connections`) was measured and refused: once the capped workers
+# hold idle keep-alive connections, a new client waits for one of them to time out (75 s).
+# A worker that stops drops the connections still queued on its socket; gunicorn replaces workers
+# only when told to or when one dies (no max_requests).
+reuse_port = True
 
 # An idle keep-alive connection stays open longer than any client or load balancer keeps one to
 # reuse it. gunicorn's default (2 s) is shorter than Node's fetch (4 s) and most balancers (60 s):

@@ -68,6 +68,9 @@ SEARCHES = {
     'events?search="evening jazz"': ("", '"evening jazz"'),
     "events?search=爵 [zh-hans]": ("/zh-hans", "爵"),
     "events?search=爵士 [zh-hans]": ("/zh-hans", "爵士"),
+    # Two letters, too few for a trigram: a pair most texts hold, and one none holds.
+    "events?search=ja": ("", "ja"),
+    "events?search=qz": ("", "qz"),
 }
 # A word no event holds, a different one each request, as a loop of random words sends them.
 MISSED_WORDS = 200
@@ -131,6 +134,14 @@ def parse_args(argv=None):
         help="the server's process memories that always miss (names of events.memory, or all), to measure what each buys",
     )
     parser.add_argument(
+        "--keep-alive-spread",
+        type=int,
+        default=0,
+        metavar="RUNS",
+        help="instead of the table: RUNS measurements of the chosen endpoints at the largest --concurrency, each "
+        "with new keep-alive connections left where the server puts them, with each worker's share of the requests",
+    )
+    parser.add_argument(
         "--redis-url",
         default=os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"),
         help="the shared cache used with --read-cache (default: $REDIS_URL, else redis://127.0.0.1:6379/0)",
@@ -144,6 +155,8 @@ def parse_args(argv=None):
         parser.error("--concurrency needs positive integers")
     if args.events < 1 or args.duration <= 0 or args.workers < 1 or args.threads < 1:
         parser.error("--events, --duration, --workers and --threads must be positive")
+    if args.keep_alive_spread < 0:
+        parser.error("--keep-alive-spread takes a number of runs")
     if not 0 <= args.series_share < 1:
         parser.error("--series-share is a fraction from 0 up to, not including, 1")
     args.without_memory = [name.strip() for name in args.without_memory.split(",") if name.strip()]
@@ -527,8 +540,6 @@ class Server:
             "calendar_site.wsgi:application",
             "--bind",
             f"{HOST}:{self.port}",
-            "--workers",
-            str(workers),
             "--worker-class",
             worker_class,
             "--chdir",
@@ -538,9 +549,16 @@ class Server:
             "--timeout",
             str(REQUEST_TIMEOUT),
         ]
-        if worker_class == "gthread":
-            command += ["--threads", str(threads)]
-        env = {**os.environ, "DJANGO_SETTINGS_MODULE": SETTINGS_MODULE, "DATABASE_URL": database_url, "DEBUG": "false"}
+        # The sizes go through the environment gunicorn.conf.py reads (docs/deployment.md), so that
+        # the settings it derives from them (connections per worker) follow as in production.
+        env = {
+            **os.environ,
+            "DJANGO_SETTINGS_MODULE": SETTINGS_MODULE,
+            "DATABASE_URL": database_url,
+            "DEBUG": "false",
+            "WEB_CONCURRENCY": str(workers),
+            "GUNICORN_THREADS": str(threads if worker_class == "gthread" else 1),
+        }
         self.log = open(log_path, "wb")
         self.process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT)
 
@@ -595,6 +613,9 @@ class ClientTally:
     latencies: list = field(default_factory=list)
     statuses: Counter = field(default_factory=Counter)
     queries: Counter = field(default_factory=Counter)
+    # Requests answered per server process (X-Bench-Worker).
+    workers: Counter = field(default_factory=Counter)
+    closed: int = 0
     errors: int = 0
     started: float = 0.0
     finished: float = 0.0
@@ -616,6 +637,11 @@ class Measurement:
     floor_ratio: float = None
     # Signed rows: req/s as a share of the same anonymous endpoint's at the same concurrency.
     anonymous_ratio: float = None
+    # Requests answered, and clients' connections held, per server process.
+    workers: dict = field(default_factory=dict)
+    connections: dict = field(default_factory=dict)
+    # Answers after which the server closed the connection.
+    closed: int = 0
 
     @property
     def rps(self):
@@ -707,6 +733,9 @@ def client_loop(port, load, slot, stride, duration, barrier, tally, spread):
             continue
         tally.latencies.append(time.perf_counter() - sent)
         tally.statuses[response.status] += 1
+        tally.workers[response.getheader(WORKER_HEADER)] += 1
+        # The server ended the connection after this answer: the client connects again.
+        tally.closed += response.will_close
         queries = response.getheader(QUERIES_HEADER)
         if queries is not None and queries.isdigit():
             tally.queries[int(queries)] += 1
@@ -714,14 +743,25 @@ def client_loop(port, load, slot, stride, duration, barrier, tally, spread):
     conn.close()
 
 
+class ServerPlacement:
+    """Connections left where the server's processes accepted them, as any HTTP client leaves them:
+    what `--keep-alive-spread` measures (the other rows place theirs with ConnectionSpread)."""
+
+    def __init__(self, port):
+        self.port = port
+
+    def connect(self):
+        return http.client.HTTPConnection(HOST, self.port, timeout=REQUEST_TIMEOUT)
+
+
 # Numbers of the write bodies, unique across clients and runs of one process.
 BODY_NUMBERS = itertools.count(int(time.time()))
 
 
-def drive(port, endpoint, load, concurrency, duration, workers):
+def drive(port, endpoint, load, concurrency, duration, workers, spread=None):
     tallies = [ClientTally() for _ in range(concurrency)]
     barrier = threading.Barrier(concurrency)
-    spread = ConnectionSpread(port, concurrency, workers)
+    spread = spread or ConnectionSpread(port, concurrency, workers)
     threads = [
         threading.Thread(
             target=client_loop, args=(port, load, slot, concurrency, duration, barrier, tally, spread), daemon=True
@@ -733,10 +773,11 @@ def drive(port, endpoint, load, concurrency, duration, workers):
     for thread in threads:
         thread.join(duration + REQUEST_TIMEOUT + 30)
     latencies = sorted(latency for tally in tallies for latency in tally.latencies)
-    statuses, queries = Counter(), Counter()
+    statuses, queries, answered_by = Counter(), Counter(), Counter()
     for tally in tallies:
         statuses.update(tally.statuses)
         queries.update(tally.queries)
+        answered_by.update(tally.workers)
     started = min(tally.started for tally in tallies)
     finished = max(tally.finished for tally in tallies)
     return Measurement(
@@ -749,6 +790,10 @@ def drive(port, endpoint, load, concurrency, duration, workers):
         queries=dict(queries),
         p50_ms=percentile(latencies, 0.50) * 1000,
         p99_ms=percentile(latencies, 0.99) * 1000,
+        workers=dict(answered_by),
+        # The process each client's connection was answered by first (it keeps it until it closes).
+        connections=dict(Counter(next(iter(tally.workers)) for tally in tallies if tally.workers)),
+        closed=sum(tally.closed for tally in tallies),
     )
 
 
@@ -1009,6 +1054,73 @@ def print_write_queries(rows):
         print(f"{name:<42} {status:>6} {queries or '-':>10} {log_inserts or '-':>11} {ms:>8.1f}")
 
 
+def keep_alive_spread(port, endpoints, runs, concurrency, duration, worker_pids):
+    """Each endpoint `runs` times with new keep-alive connections placed by the server alone: each
+    run's throughput and each server process's share of the requests (docs/deployment.md,
+    "Connections spread over the workers")."""
+    rows = []
+    for name, load in endpoints.items():
+        if (name == FLOOR and len(endpoints) > 1) or load.method != "GET":
+            continue
+        for run in range(1, runs + 1):
+            print(f"measuring {name}, run {run} ...", flush=True)
+            measured = drive(port, name, load, concurrency, duration, len(worker_pids), ServerPlacement(port))
+            rows.append((run, measured))
+    return rows
+
+
+def server_worker_pids(server, workers):
+    """The worker processes' ids, as X-Bench-Worker names them: the arbiter's children (Linux's /proc)."""
+    deadline = time.monotonic() + READY_TIMEOUT
+    children = Path(f"/proc/{server.process.pid}/task/{server.process.pid}/children")
+    while time.monotonic() < deadline:
+        pids = sorted(children.read_text().split())
+        if len(pids) >= workers:
+            return pids
+        time.sleep(0.2)
+    sys.exit(f"gunicorn started {len(pids)} of {workers} workers")
+
+
+def print_spread(rows, worker_pids):
+    print()
+    shares = "  ".join(f"{'worker ' + str(n):>9}" for n in range(1, len(worker_pids) + 1))
+    header = f"{'endpoint':<34} {'run':>3} {'conc':>4}  {'status':<8} {'req/s':>9} {'p99 ms':>8}  {shares}  connections  closed"
+    print(header)
+    print("-" * len(header))
+    for run, m in rows:
+        total = sum(m.workers.values()) or 1
+        cells = "  ".join(f"{m.workers.get(pid, 0) / total * 100:>8.0f}%" for pid in worker_pids)
+        held = "/".join(str(m.connections.get(pid, 0)) for pid in worker_pids)
+        print(
+            f"{m.endpoint:<34} {run:>3} {m.concurrency:>4}  {m.status_label:<8} {m.rps:>9.1f} {m.p99_ms:>8.2f}  "
+            f"{cells}  {held:>11}  {m.closed:>6}"
+        )
+    for name in dict.fromkeys(m.endpoint for _, m in rows):
+        rates = [m.rps for _, m in rows if m.endpoint == name]
+        if rates and min(rates):
+            print(
+                f"{name}: req/s from {min(rates):.1f} to {max(rates):.1f} (highest / lowest {max(rates) / min(rates):.2f})"
+            )
+
+
+def finish_spread(args, calendar, rows, worker_pids):
+    args.writer_statuses = {}
+    print_header(args, None, calendar)
+    print_spread(rows, worker_pids)
+    if args.json_path:
+        payload = {
+            "date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+            "server": {"workers": args.workers, "worker_class": args.worker_class, "threads": args.threads},
+            "load_average": [args.load_before, os.getloadavg()[0]],
+            "keep_alive_spread": [
+                {"run": run, **asdict(m), "rps": m.rps, "workers": [m.workers.get(pid, 0) for pid in worker_pids]}
+                for run, m in rows
+            ],
+        }
+        Path(args.json_path).write_text(json.dumps(payload, indent=2))
+    return 0
+
+
 def main(argv=None):
     args = parse_args(argv)
     database_url, temporary_folder = resolve_database_url(args.database_url)
@@ -1029,6 +1141,9 @@ def main(argv=None):
         read_cache.invalidate()
     signed = signers()
     endpoints = endpoints_for(calendar, signed)
+    if args.keep_alive_spread and not args.endpoints:
+        # The issue's measure: one record read again and again by eight keep-alive clients.
+        args.endpoints = "events/{id}"
     if args.endpoints:
         wanted = {name.strip() for name in args.endpoints.split(",")}
         unknown = wanted - set(endpoints)
@@ -1049,8 +1164,19 @@ def main(argv=None):
     server = Server(database_url, args.workers, args.worker_class, args.threads, log_path)
     measurements = []
     writer = None
+    spread_rows = None
     try:
         server.wait_ready()
+        if args.keep_alive_spread:
+            worker_pids = server_worker_pids(server, args.workers)
+            for load in endpoints.values():
+                if load.method == "GET" and not args.cold:
+                    for path in load.paths:
+                        fetch(server.port, path, headers=load.headers)
+            spread_rows = keep_alive_spread(
+                server.port, endpoints, args.keep_alive_spread, max(args.concurrency), args.duration, worker_pids
+            )
+            return finish_spread(args, calendar, spread_rows, worker_pids)
         if args.background_writes:
             limit = (len(endpoints) * (args.warmup + args.duration * len(args.concurrency)) + 60) * 2
             writer = BackgroundWriter(server.port, calendar, signed[APP_PASSWORD][1], limit).__enter__()
@@ -1094,6 +1220,8 @@ def main(argv=None):
         remove_bench_writes(calendar.log_end)
         if temporary_folder:
             shutil.rmtree(temporary_folder, ignore_errors=True)
+        if spread_rows is not None:
+            log_path.unlink(missing_ok=True)
     log_path.unlink(missing_ok=True)
     args.writer_statuses = writer.statuses if writer is not None else {}
     add_floor_ratios(measurements)

@@ -187,6 +187,27 @@ def test_a_row_is_compared_with_the_floor_measured_next_to_it():
     assert signed.floor_ratio == 0.3 and signed.anonymous_ratio == 0.5
 
 
+def test_the_keep_alive_spread_shows_each_worker_s_share_of_each_run(capsys):
+    from bench.run import Measurement, parse_args, print_spread
+
+    assert parse_args(["--keep-alive-spread", "3"]).keep_alive_spread == 3
+    with pytest.raises(SystemExit):
+        parse_args(["--keep-alive-spread", "-1"])
+
+    def run(requests_per_worker, connections_per_worker):
+        requests = sum(requests_per_worker.values())
+        row = Measurement("events/{id}", 8, requests, 0, 1.0, {200: requests}, {}, 1.0, 2.0)
+        row.workers, row.connections = requests_per_worker, connections_per_worker
+        return row
+
+    print_spread([(1, run({"11": 300, "12": 100}, {"11": 6, "12": 2})), (2, run({"11": 800}, {"11": 8}))], ["11", "12"])
+    lines = capsys.readouterr().out.splitlines()
+    # Per run: each worker's share of the requests, the connections each held, the connections closed.
+    assert lines[-3].split()[-4:] == ["75%", "25%", "6/2", "0"]
+    assert lines[-2].split()[-4:] == ["100%", "0%", "8/0", "0"]
+    assert lines[-1] == "events/{id}: req/s from 400.0 to 800.0 (highest / lowest 2.00)"
+
+
 def test_the_memories_switched_off_are_named_and_known():
     from bench.run import check_memory_names, memory_names, parse_args
 

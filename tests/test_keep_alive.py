@@ -13,6 +13,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -118,3 +119,60 @@ def test_a_worker_freezes_what_it_loaded_out_of_the_collector_s_way():
         assert gc.get_freeze_count() > 0
     finally:
         gc.unfreeze()
+
+
+# --- connections spread over the workers (docs/deployment.md, "Connections spread over the workers") ---
+
+WORKERS, THREADS = 2, 4
+
+
+def answering_processes(serve, log, clients):
+    """Open `clients` keep-alive connections one after another, as a proxy fills its pool, then
+    ask once on each: {client: the server process that answered it} (gunicorn's access log), and
+    the seconds from the first connection to the last answer."""
+    port = serve(
+        "--access-logformat",
+        "%(p)s %({x-client}i)s",
+        WEB_CONCURRENCY=str(WORKERS),
+        GUNICORN_THREADS=str(THREADS),
+        GUNICORN_ACCESS_LOG=str(log),
+    )
+    connections = []
+    started = time.monotonic()
+    for _ in range(clients):
+        connection = http.client.HTTPConnection(HOST, port, timeout=10)
+        connection.connect()
+        connections.append(connection)
+        # Long enough for an idle worker to take the connection before the next one arrives.
+        time.sleep(0.05)
+    try:
+        for number, connection in enumerate(connections):
+            connection.request("GET", "/favicon.ico", headers={"X-Client": str(number)})
+        statuses = []
+        for connection in connections:
+            response = connection.getresponse()
+            response.read()
+            statuses.append(response.status)
+        seconds = time.monotonic() - started
+    finally:
+        for connection in connections:
+            connection.close()
+    assert statuses == [301] * clients
+    lines = [line.split() for line in log.read_text().splitlines()]
+    return {client: process for process, client in lines}, seconds
+
+
+def test_eight_keep_alive_clients_land_on_both_workers(serve, tmp_path):
+    """With one shared socket, the idle worker took each connection as it came, all eight of them."""
+    placed, _seconds = answering_processes(serve, tmp_path / "access.log", WORKERS * THREADS)
+    assert len(set(placed.values())) == WORKERS
+
+
+def test_a_new_client_is_answered_while_others_hold_idle_connections(serve, tmp_path):
+    """Every connection accepted, however many idle ones the workers hold: the cost a cap on
+    connections per worker would have (a client past it waits for the 75 s keep-alive timeout;
+    the connections' own timeout here is 10 s)."""
+    clients = WORKERS * (THREADS + 1) + 2
+    placed, seconds = answering_processes(serve, tmp_path / "access.log", clients)
+    assert len(placed) == clients
+    assert seconds < 10

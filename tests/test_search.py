@@ -85,6 +85,57 @@ def test_the_public_feed_caps_the_search_too(client):
     assert client.get("/events/", {"ical": "1", "search": "a" * MAX_SEARCH_LENGTH}).status_code == 200
 
 
+# --- one or two letters or digits: too short for trigrams ------------------------------------------
+
+
+@pytest.fixture
+def short_words(db):
+    make_event("Jazz night", description="Live band")
+    make_event("Rock concert", excerpt="Loud 100 guitars", title_zh_hans="摇滚 5K 音乐会")
+    make_event("Ça ira", excerpt="À la Bastille")
+
+
+@pytest.mark.parametrize(
+    "language, search, expected",
+    [
+        ("en", "ja", ["Jazz night"]),
+        ("en", "JA", ["Jazz night"]),
+        ("en", "qz", []),
+        ("en", "z", ["Jazz night"]),
+        ("en", "10", ["Rock concert"]),
+        ("en", "zn", []),
+        ("en", "ht ba", ["Jazz night"]),
+        ("en", '"t b"', []),
+        ("en", '"d 1"', ["Rock concert"]),
+        ("en", "Ça", ["Ça ira"]),
+        ("en", "-ja", ["Rock concert", "Ça ira"]),
+        ("zh-hans", "5k", ["摇滚 5K 音乐会"]),
+        ("zh-hans", "lo", ["摇滚 5K 音乐会"]),
+        ("zh-hant", "5k", []),
+        ("zh-hans", "滚5", []),
+    ],
+    ids=[
+        "pair",
+        "case-aside",
+        "pair-found-nowhere",
+        "one-letter",
+        "digits",
+        "pair-across-words-is-not-in-the-text",
+        "two-short-words",
+        "phrase-across-fields-is-not-in-the-text",
+        "phrase-of-short-words",
+        "accented",
+        "exclusion",
+        "in-a-translation",
+        "in-the-english-fallback",
+        "translation-of-another-language",
+        "cjk-and-digit-not-adjacent",
+    ],
+)
+def test_one_or_two_letters_find_what_they_find_in_the_text(api, short_words, language, search, expected):
+    assert titles(api, language=language, search=search) == expected
+
+
 # --- Chinese: one or two characters, each language with its fallback ------------------------------
 
 
