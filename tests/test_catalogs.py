@@ -11,7 +11,7 @@ import pytest
 from django.utils import translation
 from rest_framework.test import APIClient
 
-from events.api.params import Params
+from events.api.parameters.fields import Params
 from events.api.routes import ROUTES
 from events.models import PostStatus
 

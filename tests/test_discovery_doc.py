@@ -6,7 +6,7 @@ from openapi_schema_validator import OAS30Validator
 from openapi_spec_validator import validate as validate_openapi
 
 from events.api.openapi import openapi_path
-from events.api.params import Params
+from events.api.parameters.fields import Params
 from events.api.routes import ROUTES
 from events.conf import events_settings
 

@@ -6,7 +6,7 @@ import pytest
 from django.utils import translation
 from rest_framework.fields import empty
 
-from events.api.params import Params
+from events.api.parameters.fields import Params
 from events.api.routes import ROUTES
 from events.conf import events_settings
 

@@ -11,7 +11,7 @@ import vobject
 from django.test import Client
 from django.utils import timezone
 
-from events.api.serializers.event_params import EventListParams
+from events.api.parameters.events import EventListParams
 from events.conf import events_settings
 from events.models import Event, PostStatus, Venue
 from events.public import queries

@@ -11,7 +11,7 @@ from django.utils import timezone
 from rest_framework.request import Request
 
 from events.api import errors
-from events.api.params import Params
+from events.api.parameters.fields import Params
 from events.api.routes import ROUTES, USER_ROUTES
 
 from .factories import make_category, make_event, make_organizer, make_tag, make_user, make_venue

@@ -18,7 +18,7 @@ from ...queries.params import parse_record_id
 from ...services import credentials
 from .. import errors
 from ..links import rest_root
-from ..params import Params, StringParam
+from ..parameters.fields import Params, StringParam
 from .base import WPViewSet
 
 CONTEXTS = ("view", "embed", "edit")

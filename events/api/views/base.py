@@ -11,7 +11,7 @@ from ..authentication import BasicAuthentication, SessionAuthentication, TokenAu
 from ..context import api_context
 from ..links import namespace_url
 from ..pagination import list_response, page_links, remembered_list
-from ..params import Params
+from ..parameters.fields import Params
 from ..permissions import Public
 from ..renderers import WPJSONRenderer
 

@@ -16,7 +16,7 @@ from ...json_text import to_json
 from ...models import ChangeAction, ChangeKind, Event, Organizer, PostStatus, Taxonomy, Term, Venue
 from ..calendar_doc import build_calendar_document
 from ..links import marker_values
-from ..params import Params, PositiveIntegerParam, StringParam
+from ..parameters.fields import Params, PositiveIntegerParam, StringParam
 from ..renderers import JSONText
 from ..serializers.organizers import OrganizerRecordSerializer
 from ..serializers.terms import TermRecordSerializer

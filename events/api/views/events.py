@@ -19,7 +19,7 @@ from ...services import events as event_service
 from ..links import marker_values, namespace_url
 from ..permissions import CanEditKind
 from ..renderers import JSONText
-from ..serializers.event_params import (
+from ..parameters.events import (
     EventListParams,
     EventReadParams,
     EventSlugReadParams,
@@ -27,7 +27,7 @@ from ..serializers.event_params import (
     find_event,
     missing_event,
 )
-from ..serializers.event_write import (
+from ..parameters.event_writes import (
     EventCreateParams,
     EventDeleteParams,
     EventSlugDeleteParams,

@@ -15,7 +15,7 @@ from ...queries.syntax import is_truthy
 from ..context import api_context
 from ..links import marker_values, namespace_url
 from ..permissions import CanEditKind
-from ..serializers.linked_params import linked_fields
+from ..parameters.linked import linked_fields
 from .base import WRITE_ACTIONS, WPViewSet
 
 

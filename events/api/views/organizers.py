@@ -4,7 +4,7 @@ from django.utils.translation import gettext_lazy as _
 
 from ...models import Organizer, PostKind
 from ...services.linked import save_organizer, trash_organizer
-from ..serializers import linked_params as params
+from ..parameters import linked as params
 from ..serializers.organizers import OrganizerRecordSerializer
 from .linked import LinkedViewSet
 

@@ -18,7 +18,7 @@ from ..links import marker_values, namespace_url, with_query
 from ..pagination import list_answer, page_links, remembered_list
 from ..permissions import CanManageCategories, CanManageTags
 from ..renderers import JSONText
-from ..serializers import term_params
+from ..parameters import terms as term_params
 from ..serializers.terms import TermRecordSerializer, term_urls
 from .base import WPViewSet
 

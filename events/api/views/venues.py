@@ -4,7 +4,7 @@ from django.utils.translation import gettext_lazy as _
 
 from ...models import PostKind, Venue
 from ...services.linked import save_venue, trash_venue
-from ..serializers import linked_params as params
+from ..parameters import linked as params
 from ..serializers.venues import VenueRecordSerializer
 from .linked import LinkedViewSet
 

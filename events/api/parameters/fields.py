@@ -10,12 +10,12 @@ from rest_framework import serializers
 from rest_framework.fields import SkipField, empty
 from rest_framework.utils.serializer_helpers import BindingDict
 
-from ..conf import events_settings
-from ..exceptions import InvalidValue
-from ..numbers import is_ascii_digits, parse_int
-from ..queries import visibility
-from ..queries.params import LANGUAGE_CODES, NotOneOf, WrongType, boolean, contains_nul, date, items, text
-from . import errors
+from ...conf import events_settings
+from ...exceptions import InvalidValue
+from ...numbers import is_ascii_digits, parse_int
+from ...queries import visibility
+from ...queries.params import LANGUAGE_CODES, NotOneOf, WrongType, boolean, contains_nul, date, items, text
+from .. import errors
 
 INVALID = _("Invalid parameter.")
 # How an integer ID list publishes its items.

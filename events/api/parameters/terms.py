@@ -12,7 +12,7 @@ from ...queries.params import (
     existing_record_id,
     parse_record_id,
 )
-from ..params import (
+from .fields import (
     ID_ITEMS,
     BooleanParam,
     ListParam,

@@ -26,7 +26,7 @@ from ...queries.params import (
 )
 from ...queries.syntax import is_truthy
 from ...services.images import ImageChoice, find_attachment
-from ..params import (
+from .fields import (
     DateParam,
     ListParam,
     Params,

@@ -17,7 +17,7 @@ from ...queries.params import (
     record_id_for_slug,
 )
 from .. import errors
-from ..params import (
+from .fields import (
     ID_ITEMS,
     INVALID,
     BooleanParam,
