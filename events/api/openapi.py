@@ -8,10 +8,10 @@ from rest_framework.fields import empty
 
 from ..conf import events_settings
 from .links import namespace_url
-from .parameters.fields import BooleanParam, DateParam, IntegerParam, ListParam, Params, status_filter
-from .routes import ROUTES
 from .parameters.event_writes import event_status
+from .parameters.fields import BooleanParam, DateParam, IntegerParam, ListParam, Params, status_filter
 from .parameters.linked import OrganizerFields, VenueFields, registered_status
+from .routes import ROUTES
 
 OPENAPI_VERSION = "3.0.0"
 # The product name stays untranslated, as the plugin's clients show it.

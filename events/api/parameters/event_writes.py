@@ -12,6 +12,7 @@ from ...numbers import is_ascii_digits
 from ...queries.params import parse_record_id, too_many
 from ...queries.syntax import split_list
 from ...services.events import SeveralVenues
+from .events import event_for_slug
 from .fields import (
     MAX_ORGANIZERS_PER_WRITE,
     MAX_TERMS_PER_WRITE,
@@ -22,7 +23,6 @@ from .fields import (
     RawParam,
     StringParam,
 )
-from .events import event_for_slug
 from .linked import (
     NestedParamsInvalid,
     existing_user_id,

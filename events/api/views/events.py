@@ -17,16 +17,6 @@ from ...queries.params import MAX_RECORD_ID, effective_per_page, id_for_slug
 from ...queries.window import date_window
 from ...services import events as event_service
 from ..links import marker_values, namespace_url
-from ..permissions import CanEditKind
-from ..renderers import JSONText
-from ..parameters.events import (
-    EventListParams,
-    EventReadParams,
-    EventSlugReadParams,
-    event_not_found,
-    find_event,
-    missing_event,
-)
 from ..parameters.event_writes import (
     EventCreateParams,
     EventDeleteParams,
@@ -35,6 +25,16 @@ from ..parameters.event_writes import (
     EventUpdateParams,
     written_fields,
 )
+from ..parameters.events import (
+    EventListParams,
+    EventReadParams,
+    EventSlugReadParams,
+    event_not_found,
+    find_event,
+    missing_event,
+)
+from ..permissions import CanEditKind
+from ..renderers import JSONText
 from ..serializers.events import EventRecordSerializer, blank_protected, is_protected
 from .base import WRITE_ACTIONS, WPViewSet
 

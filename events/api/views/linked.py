@@ -14,8 +14,8 @@ from ...queries.params import effective_per_page
 from ...queries.syntax import is_truthy
 from ..context import api_context
 from ..links import marker_values, namespace_url
-from ..permissions import CanEditKind
 from ..parameters.linked import linked_fields
+from ..permissions import CanEditKind
 from .base import WRITE_ACTIONS, WPViewSet
 
 

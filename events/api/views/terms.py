@@ -16,9 +16,9 @@ from ...services import terms as term_service
 from ..context import api_context
 from ..links import marker_values, namespace_url, with_query
 from ..pagination import list_answer, page_links, remembered_list
+from ..parameters import terms as term_params
 from ..permissions import CanManageCategories, CanManageTags
 from ..renderers import JSONText
-from ..parameters import terms as term_params
 from ..serializers.terms import TermRecordSerializer, term_urls
 from .base import WPViewSet
 
