@@ -47,7 +47,7 @@ def route_for(path):
 
 
 def fields_of(route, action):
-    return (route.viewset.params_classes.get(action) or Params)().fields
+    return route.viewset.get_params_class(action)().fields
 
 
 def action_of(route, kind):

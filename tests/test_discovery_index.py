@@ -58,7 +58,7 @@ def index(client, language="en", **query):
 
 
 def declared_fields(route, endpoint):
-    return (route.viewset.params_classes.get(endpoint.action) or Params)().fields
+    return route.viewset.get_params_class(endpoint.action)().fields
 
 
 def expected_arg(field):

@@ -35,6 +35,7 @@ from ..exceptions import DATABASE_FAULTS, RETRY_AFTER
 from ..models import Category, Event, Organizer, PostIdentity, PostKind, PostStatus, Tag, Taxonomy, Venue
 from ..numbers import is_ascii_digits
 from ..queries import series as series_queries
+from ..queries.params import TermSelection
 from ..services.schedule import zone_for
 from ..text import autop, normalize_lookup_slug
 from . import display, ical, queries, subscribe
@@ -265,7 +266,7 @@ class PublicPage(View):
 
 @dataclass(frozen=True)
 class ListScope:
-    """What a list is of: its heading, the filter values the page applies (events.queries.events.filter_events), and its file name."""
+    """What a list is of: its heading, the filter values the page applies (events.queries.filtersets.EventFilterSet), and its file name."""
 
     heading: str
     filters: dict = field(default_factory=dict)
@@ -373,7 +374,7 @@ class TermArchive(EventList):
         self.tokens.append(("term", term.pk, term.slug, str(term.name)))
         return ListScope(
             heading=heading,
-            filters={parameter: [term.pk]},
+            filters={parameter: TermSelection(given=[term.slug], ids=[term.pk])},
             filename=f"events-{word}-{unquote(term.slug)}.ics",
             description=clean_html(autop(term.description or "")),
         )

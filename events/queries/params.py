@@ -18,7 +18,7 @@ from .. import dates, list_versions
 from ..conf import events_settings
 from ..exceptions import InvalidValue
 from ..memory import memory
-from ..models import Event, Term
+from ..models import Event, Taxonomy, Term
 from ..numbers import is_ascii_digits, parse_int
 from ..text import normalize_lookup_slug
 from .syntax import split_list
@@ -229,6 +229,15 @@ def existing_record_id(queryset, name, value):
 def existing_event_id(name, value):
     """The ID of an event, whatever its status (`23` with no such event is refused)."""
     return existing_record_id(Event.objects.all(), name, value)
+
+
+def existing_category(name, value):
+    """A category, by its ID; `0` and `""` are refused too, as the plugin's validator does."""
+    term_id = parse_record_id(value)
+    parent = Term.objects.filter(taxonomy=Taxonomy.CATEGORY, pk=term_id).first() if term_id else None
+    if parent is None:
+        raise InvalidValue(name)
+    return parent
 
 
 # --- slugs ----------------------------------------------------------------------------------------
