@@ -7,7 +7,8 @@ class ListFilterBackend(DjangoFilterBackend):
     """django-filter's DRF backend, with two differences that keep the contract's errors and
     validate each value once: the FilterSet is the view's `get_filterset_class()` (the app's, or
     the one a site names in EVENTS["FILTERSETS"]), and its data are the typed values the route's
-    parameters (generated from that FilterSet) already validated, for the names the request sent.
+    parameters (generated from that FilterSet) already validated, defaults included, with the
+    names the request sent.
     """
 
     def get_filterset_class(self, view, queryset=None):
@@ -18,4 +19,4 @@ class ListFilterBackend(DjangoFilterBackend):
         return filterset_class
 
     def get_filterset_kwargs(self, request, queryset, view):
-        return {"data": view.filter_data(), "queryset": queryset, "request": request}
+        return {"data": view.filter_data(), "sent": view.sent, "queryset": queryset, "request": request}

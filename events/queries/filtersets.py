@@ -197,18 +197,29 @@ class ListFilterSet(FilterSet):
     # (the events list's date window).
     folded = ()
 
-    def __init__(self, data=None, queryset=None, *, request=None, prefix=None):
+    def __init__(self, data=None, queryset=None, *, request=None, prefix=None, sent=None):
         # django-filter deep-copies every declared filter for each FilterSet: a list request builds
         # one or two, and the filters here keep no state. Copies are made only when filtering
         # (`filters`), shallow, so a site's filter that sets attributes while filtering still
-        # works on its own copy.
-        if queryset is None:
-            queryset = self._meta.model._default_manager.all()
+        # works on its own copy. The default queryset, too, is made only when filtering.
         self.is_bound = data is not None
         self.data = data or {}
-        self.queryset = queryset
+        # The names of `data` the request sent; the others hold their parameters' defaults (the
+        # API's validated parameters hold both). All of them, unless said.
+        self.sent = set(self.data) if sent is None else sent
+        self._queryset = queryset
         self.request = request
         self.form_prefix = prefix
+
+    @property
+    def queryset(self):
+        if self._queryset is None:
+            self._queryset = self._meta.model._default_manager.all()
+        return self._queryset
+
+    @queryset.setter
+    def queryset(self, value):
+        self._queryset = value
 
     @property
     def filters(self):
@@ -252,6 +263,11 @@ class ListFilterSet(FilterSet):
     def applied(self):
         """The values that filter the list (folded parameters out, empty values out): with the
         caller's scope and the ordering, everything the list's statement is built from."""
+        if "_applied" not in self.__dict__:
+            self._applied = self.applied_values()
+        return self._applied
+
+    def applied_values(self):
         applied = {}
         for name, value in self.values.items():
             declared = self.base_filters[name]
@@ -441,11 +457,11 @@ class EventFilterSet(ListFilterSet):
         if "window" in self.data:
             return self.data["window"]
         if "_window" not in self.__dict__:
-            self._window = date_window(self.values, sent=set(self.data))
+            self._window = date_window(self.values, sent=self.sent)
         return self._window
 
-    def applied(self):
-        applied = super().applied()
+    def applied_values(self):
+        applied = super().applied_values()
         window = self.window
         return {"window": window, **applied} if window is not None and window.bounds else applied
 

@@ -29,8 +29,12 @@ class FilterParamMixin:
     """A parameter read by its filter's parser (`FilterSet.parse_value`), its refusals worded as
     WordPress words them (WPParamMixin.parsed)."""
 
-    def __init__(self, *args, filterset_class, **kwargs):
+    def __init__(self, *args, filterset_class, openapi_schema=None, **kwargs):
+        # Constructor arguments, not attributes set later: DRF copies a declared field by
+        # constructing it again with them.
         self.filterset_class = filterset_class
+        if openapi_schema is not None:
+            self.openapi_schema = openapi_schema
         super().__init__(*args, **kwargs)
 
     def to_internal_value(self, data):
@@ -80,6 +84,8 @@ def filter_param(filterset_class, declared):
         # The statuses a caller may ask for depend on the caller: checked with the request.
         del common["filterset_class"]
         return ListParam(validator=caller_status_filter, **wire, **common)
+    if declared.wire_schema is not None:
+        common["openapi_schema"] = declared.wire_schema
     if isinstance(declared, filtersets.DateParameter):
         field = FilterDateParam(**common)
     elif isinstance(declared, filtersets.TextParameter):
@@ -90,8 +96,6 @@ def filter_param(filterset_class, declared):
         field = FilterListParam(parse=declared.parse, server_checked=declared.server_checked, **wire, **common)
     else:
         field = FilterRawParam(parse=declared.parse, server_checked=declared.server_checked, **wire, **common)
-    if declared.wire_schema is not None:
-        field.openapi_schema = declared.wire_schema
     return field
 
 

@@ -105,8 +105,9 @@ class WPViewSet(viewsets.GenericViewSet):
     def list_filterset(self):
         """The list's FilterSet for this request, through the filter backend: what the list's
         statement depends on (its key, what it reads) is known before the statement is built."""
-        filterset_class = self.get_filterset_class()
-        return self.filter_backends[0]().get_filterset(self.request, filterset_class._meta.model.objects.all(), self)
+        # No queryset: this FilterSet only says what the statement depends on; filter_queryset()
+        # filters the one the view builds.
+        return self.filter_backends[0]().get_filterset(self.request, None, self)
 
     def answer_list(self, statement, per_page, echoed):
         """The page of `statement` the request asks for, in the list envelope whose links repeat
