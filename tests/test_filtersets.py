@@ -88,6 +88,15 @@ def test_a_site_venue_filter_narrows_the_venues_list(api, site_filtersets):
     assert [venue["venue"] for venue in response.json()["venues"]] == ["Hall"]
 
 
+def test_the_calendar_files_take_a_site_filter(client, site_filtersets):
+    make_event("Festival", all_day=True)
+    make_event("Concert")
+    response = client.get("/events/", {"all_day": "true", "ical": "1"})
+    assert response.status_code == 200
+    assert b"SUMMARY:Festival" in response.content
+    assert b"SUMMARY:Concert" not in response.content
+
+
 def test_without_the_setting_the_site_parameters_are_ignored(api):
     make_event("Festival", all_day=True)
     make_event("Concert")

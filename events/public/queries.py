@@ -38,11 +38,16 @@ def listed_events():
 CARD_READS = Reads.of(Event, Venue, display=True)
 
 
+def event_filterset():
+    """The events list's FilterSet: the app's, or the site's own (EVENTS["FILTERSETS"]), as the API's."""
+    return events_settings.filterset("events", EventFilterSet)
+
+
 def filtered(queryset, values):
     """The events of `queryset` that EventFilterSet keeps for `values` (typed parameter values, and a
     date `window` if any: a page applies none of the list's default one), and what its statement
     reads beside `queryset`'s own."""
-    filterset = EventFilterSet(data={"window": None, **values}, queryset=queryset)
+    filterset = event_filterset()(data={"window": None, **values}, queryset=queryset)
     return filterset.qs, filterset.reads()
 
 
@@ -109,12 +114,12 @@ def feed_filters(query_string, dated=True):
     language = events_settings.language_param
     try:
         raw = parse_query_string(query_string)
-        values = EventFilterSet.parse(raw)
+        values = event_filterset().parse(raw)
         if language in raw:
             language_code(language, raw[language])
     except InvalidValue as invalid:
         raise BadRequest(f"invalid {invalid.field}") from invalid
-    window = EventFilterSet(data=values).window if dated else None
+    window = event_filterset()(data=values).window if dated else None
     return {**values, "window": window}
 
 

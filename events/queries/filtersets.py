@@ -182,8 +182,9 @@ class TypedValuesForm(forms.Form):
 
 
 class ListFilterSet(FilterSet):
-    """The base of each list's FilterSet: `data` holds typed values (see ParameterFilter), the
-    parameters a request sent; the others take their declared defaults.
+    """The base of each list's FilterSet: `data` holds typed values (see ParameterFilter), those a
+    request sent (`sent` names them) and possibly defaults; a parameter missing from `data` takes
+    its declared default.
 
     Beside django-filter's `qs`, a FilterSet says what its list's statement depends on
     (`statement_key()`, the key a process compiles it under) and what it reads (`reads()`).

@@ -4,7 +4,8 @@ A parser takes a parameter's name and its raw value (a string, a number, a list 
 query string, a form or a JSON body gives it) and returns what the queries take, or raises
 InvalidValue: WrongType when the value is not even of the parameter's type, NotOneOf when it is
 none of the values the parameter allows. The API words each refusal as WordPress does
-(events/api/params.py); a public feed answers 400.
+(events/api/parameters/fields.py); a public feed answers 400. Each list filter names its parser
+(events/queries/filtersets.py).
 """
 
 import math
