@@ -95,12 +95,10 @@ class WPViewSet(viewsets.GenericViewSet):
         return cls.params_classes.get(action) or Params
 
     def filter_data(self):
-        """The FilterSet's data: the validated values of the filters' parameters the client sent
-        (the FilterSet gives the others their defaults)."""
-        params, sent = self.params, self.sent
-        return {
-            name: params[name] for name in self.get_filterset_class().base_filters if name in sent and name in params
-        }
+        """The FilterSet's data: the validated values of the filters' parameters, the defaults of
+        those not sent included (ListFilterBackend also hands it the names that were sent)."""
+        params = self.params
+        return {name: params[name] for name in self.get_filterset_class().base_filters if name in params}
 
     def list_filterset(self):
         """The list's FilterSet for this request, through the filter backend: what the list's
