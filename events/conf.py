@@ -2,6 +2,7 @@
 
 from django.conf import settings
 from django.core.signals import setting_changed
+from django.utils.module_loading import import_string
 
 DEFAULTS = {
     # The vendor word of the REST namespace `<vendor>/events/v1`.
@@ -83,6 +84,10 @@ DEFAULTS = {
     "RECURRENCE_MAX_RULES": 5,
     "RECURRENCE_MAX_DATES": 200,
     "RECURRENCE_MAX_YEARS": 100,
+    # The FilterSet of a list, by the list's collection ("events", "venues", "organizers",
+    # "categories", "tags"), as a dotted path: a site's subclass of the app's FilterSet adds filters
+    # to the API list, its namespace index and its OpenAPI document (docs/install.md).
+    "FILTERSETS": {},
 }
 
 
@@ -108,6 +113,14 @@ class EventsSettings:
     @property
     def language_param(self):
         return f"{self.LANGUAGE_PARAM_PREFIX}_language"
+
+    def filterset(self, collection, default):
+        """The FilterSet class of the list `collection`: FILTERSETS names it, else `default`."""
+        key = ("FILTERSETS", collection)
+        if key not in self._cache:
+            path = self.FILTERSETS.get(collection)
+            self._cache[key] = import_string(path) if path else default
+        return self._cache[key]
 
     def reload(self):
         self._cache.clear()

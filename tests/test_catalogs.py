@@ -11,7 +11,7 @@ import pytest
 from django.utils import translation
 from rest_framework.test import APIClient
 
-from events.api.params import Params
+from events.api.parameters.fields import Params
 from events.api.routes import ROUTES
 from events.models import PostStatus
 
@@ -150,7 +150,7 @@ def test_traditional_is_not_a_character_swap_of_simplified():
 def declared_params():
     for route in ROUTES:
         for endpoint in route.endpoints:
-            params_class = route.viewset.params_classes.get(endpoint.action) or Params
+            params_class = route.viewset.get_params_class(endpoint.action)
             for name, field in params_class().fields.items():
                 if field.help_text:
                     yield f"{route.pattern or '/'} {endpoint.action} {name}", field.help_text

@@ -4,7 +4,7 @@ enum and OPTIONS answers, language-independent global IDs, and `Location` on eve
 import pytest
 from django.utils import translation
 
-from events.api.params import Params
+from events.api.parameters.fields import Params
 from events.api.routes import ROUTES
 
 from .conftest import API, comparable_endpoints, post_json

@@ -6,7 +6,7 @@ from openapi_schema_validator import OAS30Validator
 from openapi_spec_validator import validate as validate_openapi
 
 from events.api.openapi import openapi_path
-from events.api.params import Params
+from events.api.parameters.fields import Params
 from events.api.routes import ROUTES
 from events.conf import events_settings
 
@@ -47,7 +47,7 @@ def route_for(path):
 
 
 def fields_of(route, action):
-    return (route.viewset.params_classes.get(action) or Params)().fields
+    return route.viewset.get_params_class(action)().fields
 
 
 def action_of(route, kind):

@@ -6,7 +6,7 @@ import pytest
 from django.utils import translation
 from rest_framework.fields import empty
 
-from events.api.params import Params
+from events.api.parameters.fields import Params
 from events.api.routes import ROUTES
 from events.conf import events_settings
 
@@ -58,7 +58,7 @@ def index(client, language="en", **query):
 
 
 def declared_fields(route, endpoint):
-    return (route.viewset.params_classes.get(endpoint.action) or Params)().fields
+    return route.viewset.get_params_class(endpoint.action)().fields
 
 
 def expected_arg(field):

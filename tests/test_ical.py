@@ -11,12 +11,11 @@ import vobject
 from django.test import Client
 from django.utils import timezone
 
-from events.api.serializers.event_params import EventListParams
 from events.conf import events_settings
 from events.models import Event, PostStatus, Venue
 from events.public import queries
 from events.public.views import PASSWORD_COOKIE
-from events.queries.events import FILTER_PARAMETERS
+from events.queries.filtersets import EventFilterSet
 from events.services.posts import move_to_trash
 
 from .conftest import post_json
@@ -372,10 +371,14 @@ def test_invalid_filters_are_400(client, query):
     assert response.status_code == 400
 
 
-def test_files_take_every_filter_of_the_api_list():
-    """Feeds validate the list's filters without the API's declarations: both must name the same ones."""
+def test_files_take_every_filter_of_the_api_list(client):
+    """Feeds read the list's filters with the parsers of the FilterSet the API list publishes."""
+    index = client.get("/wp-json/tribe/events/v1/").json()
+    published = index["routes"]["/tribe/events/v1/events"]["endpoints"][0]["args"]
     not_filters = {"page", "per_page", "status", events_settings.language_param}
-    assert set(EventListParams.declared()) - not_filters == set(FILTER_PARAMETERS)
+    assert set(published) - not_filters == set(EventFilterSet.base_filters) - {"status"}
+    response = client.get("/events/", {"ticketed": "true", "ical": "1"})
+    assert response.status_code == 400
 
 
 def test_day_view_lists_the_events_of_its_day(client):

@@ -8,10 +8,10 @@ from rest_framework.fields import empty
 
 from ..conf import events_settings
 from ..presentation.links import namespace_url
-from .params import BooleanParam, DateParam, IntegerParam, ListParam, Params, status_filter
+from .parameters.event_writes import event_status
+from .parameters.fields import BooleanParam, DateParam, IntegerParam, ListParam, status_filter
+from .parameters.linked import OrganizerFields, VenueFields, registered_status
 from .routes import ROUTES
-from .serializers.event_write import event_status
-from .serializers.linked_params import OrganizerFields, VenueFields, registered_status
 
 OPENAPI_VERSION = "3.0.0"
 # The product name stays untranslated, as the plugin's clients show it.
@@ -338,8 +338,7 @@ def path_variables(route):
 
 
 def params_fields(route, action):
-    params_class = route.viewset.params_classes.get(action) or Params
-    return params_class().fields
+    return route.viewset.get_params_class(action)().fields
 
 
 def param_schema(field):

@@ -13,11 +13,12 @@ from ..exceptions import InvalidValue
 from ..list_versions import Reads
 from ..models import Event, EventOrganizer, PostStatus, Term, Venue, links_prefetched
 from ..presentation.events import events_for_records
-from ..queries.events import filter_events, filter_values, list_ordering, listable, listed, parse_filters, reads
+from ..queries.events import list_ordering, listable, listed
+from ..queries.filtersets import EventFilterSet
 from ..queries.pages import ListStatement, fetch_page
 from ..queries.params import default_per_page, language_code
 from ..queries.syntax import parse_query_string
-from ..queries.window import date_window, day_window, default_window, multiday_cutoff
+from ..queries.window import day_window, default_window, multiday_cutoff
 from ..services.schedule import wall_clock
 from ..text import normalize_lookup_slug
 
@@ -38,12 +39,25 @@ def listed_events():
 CARD_READS = Reads.of(Event, Venue, display=True)
 
 
+def event_filterset():
+    """The events list's FilterSet: the app's, or the site's own (EVENTS["FILTERSETS"]), as the API's."""
+    return events_settings.filterset("events", EventFilterSet)
+
+
+def filtered(queryset, values):
+    """The events of `queryset` that EventFilterSet keeps for `values` (typed parameter values, and a
+    date `window` if any: a page applies none of the list's default one), and what its statement
+    reads beside `queryset`'s own."""
+    filterset = event_filterset()(data={"window": None, **values}, queryset=queryset)
+    return filterset.qs, filterset.reads()
+
+
 def upcoming(**filters):
-    """The upcoming list (a ListStatement), filtered as the API filters it: `categories`/`tags`/
-    `venue`/`organizer` (ID lists) or `featured`; venues come with the rows since every card names its venue."""
-    data = {"window": default_window(), **filters}
-    queryset = filter_events(listed_events().select_related("venue"), data).order_by(*list_ordering())
-    return ListStatement.of(queryset, reads=reads(data, CARD_READS))
+    """The upcoming list (a ListStatement), filtered as the API filters it: `categories`/`tags`
+    (TermSelection), `venue`/`organizer` (ID lists) or `featured`; venues come with the rows since
+    every card names its venue."""
+    queryset, reads = filtered(listed_events().select_related("venue"), {"window": default_window(), **filters})
+    return ListStatement.of(queryset.order_by(*list_ordering()), reads=reads | CARD_READS, plain_columns=False)
 
 
 def page_of(statement, page):
@@ -70,7 +84,7 @@ def month_events(first_day, last_day):
         "timezone_name",
         "timezone_abbr",
     )
-    queryset = filter_events(queryset, {"window": day_window(first_day, last_day)})
+    queryset, _reads = filtered(queryset, {"window": day_window(first_day, last_day)})
     return list(queryset.order_by(*list_ordering())[: MONTH_LIMIT + 1])
 
 
@@ -94,27 +108,28 @@ def calendar_days(event):
 
 
 def feed_filters(query_string, dated=True):
-    """filter_events() values of the API list filters in a feed's query string; the date window
+    """EventFilterSet values of the API list filters in a feed's query string; the date window
     only if `dated` (month and day feeds have the window of their view). A feed takes every event
     they select, never a page of them, and only what an anonymous reader sees (no `status`). A
     value the API would refuse (a filter's, or the language parameter's) is a bad request."""
     language = events_settings.language_param
     try:
         raw = parse_query_string(query_string)
-        params = parse_filters(raw)
+        values = event_filterset().parse(raw)
         if language in raw:
             language_code(language, raw[language])
     except InvalidValue as invalid:
         raise BadRequest(f"invalid {invalid.field}") from invalid
-    return filter_values(params, date_window(params, sent=set(raw)) if dated else None)
+    window = event_filterset()(data=values).window if dated else None
+    return {**values, "window": window}
 
 
 def feed_events(*selections):
-    """Listed events without a password that every selection (filter_events() values) keeps, in list order,
-    with what their entries read: at most FEED_LIMIT + 1, so the caller can tell the feed was cut."""
+    """Listed events without a password that every selection (EventFilterSet values) keeps, in list
+    order, with what their entries read: at most FEED_LIMIT + 1, so the caller can tell the feed was cut."""
     queryset = listed_events().filter(password="")
     for selection in selections:
-        queryset = filter_events(queryset, selection)
+        queryset, _reads = filtered(queryset, selection)
     queryset = links_prefetched(
         queryset.select_related("image", "venue"),
         EventOrganizer.objects.select_related("organizer"),

@@ -35,6 +35,7 @@ from ..presentation.json_ld import page_json_ld
 from ..presentation.links import PUBLIC_PATHS, mounted_rest_root, post_url, set_rest_root, term_url
 from ..presentation.terms import CategoryTree
 from ..queries import series as series_queries
+from ..queries.params import TermSelection
 from ..services.schedule import zone_for
 from ..text import autop, normalize_lookup_slug
 from . import display, ical, queries, subscribe
@@ -264,7 +265,7 @@ class PublicPage(View):
 
 @dataclass(frozen=True)
 class ListScope:
-    """What a list is of: its heading, the filter values the page applies (events.queries.events.filter_events), and its file name."""
+    """What a list is of: its heading, the filter values the page applies (events.queries.filtersets.EventFilterSet), and its file name."""
 
     heading: str
     filters: dict = field(default_factory=dict)
@@ -372,7 +373,7 @@ class TermArchive(EventList):
         self.tokens.append(("term", term.pk, term.slug, str(term.name)))
         return ListScope(
             heading=heading,
-            filters={parameter: [term.pk]},
+            filters={parameter: TermSelection(given=[term.slug], ids=[term.pk])},
             filename=f"events-{word}-{unquote(term.slug)}.ics",
             description=clean_html(autop(term.description or "")),
         )

@@ -9,12 +9,10 @@ from django.db.models.functions import ASin, Cos, Least, Power, Radians, Sin, Sq
 
 from ..conf import events_settings
 from ..exceptions import InvalidValue
-from ..list_versions import Reads
 from ..models import Event, EventOrganizer, Organizer, PostKind, Taxonomy, Venue
 from . import params, search, visibility
-from .filtering import apply_filters, localized_text, reads_with_filters
+from .filtering import localized_text
 from .params import MAX_RECORD_ID, TermSelection
-from .window import default_end_date, default_start_date
 
 EARTH_RADIUS_KM = 6371.0088
 KM_PER_DEGREE_OF_LATITUDE = 111.2
@@ -169,46 +167,6 @@ organizer_ids = partial(params.existing_ids, Organizer)
 latitude = params.coordinate(90)
 longitude = params.coordinate(180)
 
-# The list's filter parameters (all of `GET /events` but its paging and `status`), each with its
-# parser, as the public feeds take them; the API declares the same ones with their wire types.
-FILTER_PARAMETERS = {
-    "start_date": params.date,
-    "end_date": params.date,
-    "starts_before": params.date,
-    "starts_after": params.date,
-    "ends_before": params.date,
-    "ends_after": params.date,
-    "strict_dates": params.non_empty_text,
-    "search": search_text,
-    "categories": params.list_of(category_selection),
-    "tags": params.list_of(tag_selection),
-    "venue": params.list_of(venue_ids),
-    "organizer": params.list_of(organizer_ids),
-    "featured": params.boolean,
-    "geoloc": params.boolean,
-    "geoloc_lat": latitude,
-    "geoloc_lng": longitude,
-    "include": params.list_of(params.positive_ids),
-    "post_parent": params.existing_event_id,
-    "ticketed": params.no_tickets,
-}
-FILTER_DEFAULTS = {"start_date": default_start_date, "end_date": default_end_date, "strict_dates": "false"}
-
-
-def parse_filters(raw):
-    """The list's filter values from `raw` parameters (FILTER_PARAMETERS), the defaults of the others."""
-    values = {}
-    for name, parse in FILTER_PARAMETERS.items():
-        if name in raw:
-            if params.contains_nul(raw[name]):
-                raise InvalidValue(name)
-            values[name] = parse(name, raw[name])
-        elif name in FILTER_DEFAULTS:
-            default = FILTER_DEFAULTS[name]
-            values[name] = default() if callable(default) else default
-    check_point(values)
-    return values
-
 
 def check_point(values):
     """`geoloc_lat` and `geoloc_lng` are one point: half of it cannot filter anything (the other half is missing)."""
@@ -216,40 +174,10 @@ def check_point(values):
         raise InvalidValue("geoloc_lng" if "geoloc_lat" in values else "geoloc_lat")
 
 
-# --- from list parameters to filter values -----------------------------------------------------
-
-# List parameters filter_events() takes as validated.
-LISTED_FILTERS = ("search", "venue", "organizer", "featured", "geoloc", "include", "post_parent")
+# --- the filters (events.queries.filtersets.EventFilterSet applies them) -----------------------
 
 
-def filter_values(params, window):
-    """filter_events()'s values from validated events list parameters (the API list's and the public feeds')."""
-    values = {"window": window} if window is not None else {}
-    for name in LISTED_FILTERS:
-        if name in params:
-            values[name] = params[name]
-    for name in ("categories", "tags"):
-        if name in params and params[name].ids:
-            values[name] = params[name].ids
-    if "geoloc_lat" in params:
-        values["near"] = (params["geoloc_lat"], params["geoloc_lng"])
-    return values
-
-
-# --- the filters --------------------------------------------------------------------------------
-
-
-def filter_events(queryset, values):
-    """The events of `queryset` that every one of `values` (filter_values(), or the public pages'
-    own: a `window`, term or record IDs, `featured`) keeps."""
-    return apply_filters(queryset, FILTERS, values)
-
-
-def _in_window(queryset, window):
-    return queryset.filter(window.condition()) if window.bounds else queryset
-
-
-def _searched(queryset, text):
+def searched(queryset, text):
     annotations = {f"searched_{field}": localized_text(field) for field in SEARCHED_FIELDS}
     queryset = queryset.alias(**annotations, search_document=search.search_document(SEARCHED_FIELDS))
     for word, excluded in search_terms(text):
@@ -265,65 +193,32 @@ def _searched(queryset, text):
     return queryset
 
 
-def _with_terms(queryset, term_ids):
+def with_terms(queryset, term_ids):
     links = Event.terms.through.objects.filter(term_id__in=term_ids).values("event_id")
     return queryset.filter(pk__in=links)
 
 
-def _with_organizers(queryset, organizer_ids):
+def with_organizers(queryset, organizer_ids):
     links = EventOrganizer.objects.filter(organizer_id__in=organizer_ids).values("event_id")
     return queryset.filter(pk__in=links)
 
 
-def _geolocated(queryset, wanted):
+def geolocated(queryset, wanted):
     return queryset.filter(has_coordinates()) if wanted else queryset.exclude(has_coordinates())
 
 
-def _near(queryset, point):
+def near(queryset, point):
     lat, lng = point
     radius = float(events_settings.GEOLOC_RADIUS_KM)
     candidates = queryset.filter(has_coordinates() & bounding_box(lat, lng, radius))
     return candidates.alias(venue_distance_km=distance_km(lat, lng)).filter(venue_distance_km__lte=radius)
 
 
-def _included(queryset, ids):
+def included(queryset, ids):
     return queryset.filter(pk__in=[record_id for record_id in ids if record_id <= MAX_RECORD_ID])
 
 
-# What a list of events reads: the events table, and what each filter joins or searches (a test
-# checks every statement the suite builds against its SQL).
-LISTED_READS = Reads.of(Event)
-FILTER_READS = {
-    "search": Reads.of(Event, display=True),
-    "categories": Reads.of(Event.terms.through),
-    "tags": Reads.of(Event.terms.through),
-    "organizer": Reads.of(EventOrganizer),
-    "geoloc": Reads.of(Venue),
-    "near": Reads.of(Venue),
-}
-
-
-def reads(values, listed=LISTED_READS):
-    """What a statement of `listed` (Reads) events narrowed by filter_events(`values`) reads."""
-    return reads_with_filters(listed, FILTER_READS, values)
-
-
-def _children(queryset, parent_id):
+def children(queryset, parent_id):
     # A series' occurrences have its first occurrence as parent; listing the series lists that one
     # too, as the plugin's recurrence add-on does (docs/recurrence.md).
     return queryset.filter(Q(post_parent_id=parent_id) | Q(series_id=parent_id))
-
-
-FILTERS = {
-    "window": _in_window,
-    "search": _searched,
-    "categories": _with_terms,
-    "tags": _with_terms,
-    "venue": lambda queryset, ids: queryset.filter(venue_id__in=ids),
-    "organizer": _with_organizers,
-    "featured": lambda queryset, featured: queryset.filter(featured=featured),
-    "geoloc": _geolocated,
-    "near": _near,
-    "include": _included,
-    "post_parent": _children,
-}

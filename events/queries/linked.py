@@ -9,7 +9,7 @@ from django.utils import timezone
 from ..list_versions import Reads
 from ..models import Event, EventOrganizer, Organizer, PostStatus, Venue
 from . import search, visibility
-from .filtering import apply_filters, localized_text, reads_with_filters
+from .filtering import localized_text
 
 # §2.1, Recommended: any character that is not a letter or digit (Unicode-aware) separates fragments; "-" does not.
 SEARCH_FRAGMENT = re.compile(r"(?:[^\W_]|-)+")
@@ -47,12 +47,7 @@ def linked_ids(model, event_condition):
     return EventOrganizer.objects.filter(event_id__in=events).order_by().values("organizer_id")
 
 
-def filter_linked(queryset, values):
-    """The venues or organizers of `queryset` that every one of `values` keeps."""
-    return apply_filters(queryset, FILTERS, values)
-
-
-def _searched(queryset, text):
+def searched(queryset, text):
     """§2.1: a record matches when one of its fields contains every fragment of the search."""
     fragments = search_fragments(text)
     if not fragments:
@@ -74,46 +69,20 @@ def _searched(queryset, text):
     return queryset.filter(*(condition for condition in narrowed if condition is not None), found)
 
 
-def _linked_to_event(queryset, event_id):
+def linked_to_event(queryset, event_id):
     return queryset.filter(pk__in=linked_ids(queryset.model, Q(pk=event_id)))
 
 
-def _with_events(queryset, wanted):
+def with_events(queryset, wanted):
     linked = linked_ids(queryset.model, ~Q(status__in=UNFINISHED_EVENT_STATUSES))
     return queryset.filter(pk__in=linked) if wanted else queryset.exclude(pk__in=linked)
 
 
-def _with_upcoming_events(queryset, statuses):
+def with_upcoming_events(queryset, statuses):
     """Linked to an event that starts from now on, in a status the caller may list."""
     return queryset.filter(pk__in=linked_ids(queryset.model, Q(start_utc__gte=timezone.now(), status__in=statuses)))
 
 
-def _filter_reads(model, linked_events):
-    return {
-        "search": Reads.of(model, display=True),
-        "event": linked_events,
-        "has_events": linked_events,
-        "upcoming_statuses": linked_events,
-    }
-
-
-# What each filter reads beside the kind's own table (linked_ids: venues are linked by a column of
-# the events table, organizers through the link table).
-FILTER_READS = {
-    Venue: _filter_reads(Venue, Reads.of(Event)),
-    Organizer: _filter_reads(Organizer, Reads.of(Event, EventOrganizer)),
-}
-LISTED_READS = {Venue: Reads.of(Venue), Organizer: Reads.of(Organizer)}
-
-
-def reads(model, values):
-    """What a statement of `model` records narrowed by filter_linked(`values`) reads."""
-    return reads_with_filters(LISTED_READS[model], FILTER_READS[model], values)
-
-
-FILTERS = {
-    "search": _searched,
-    "event": _linked_to_event,
-    "has_events": _with_events,
-    "upcoming_statuses": _with_upcoming_events,
-}
+# What the filters naming events read beside the kind's own table (linked_ids: venues are linked by
+# a column of the events table, organizers through the link table).
+LINKED_EVENT_READS = {Venue: Reads.of(Event), Organizer: Reads.of(Event, EventOrganizer)}

@@ -61,9 +61,10 @@ class ListStatement:
         self._queryset = None
 
     @classmethod
-    def of(cls, queryset, *, reads):
-        """A list of the rows `queryset` reads (model instances, unless it is a values() queryset)."""
-        return cls(queryset.model, None, lambda: queryset, reads=reads, plain_columns=queryset._fields is not None)
+    def of(cls, queryset, *, reads, plain_columns):
+        """A list of the rows `queryset` reads: plain columns (dicts) when the caller made it a
+        values() queryset and says so, model instances otherwise."""
+        return cls(queryset.model, None, lambda: queryset, reads=reads, plain_columns=plain_columns)
 
     @property
     def queryset(self):

@@ -4,7 +4,8 @@ A parser takes a parameter's name and its raw value (a string, a number, a list 
 query string, a form or a JSON body gives it) and returns what the queries take, or raises
 InvalidValue: WrongType when the value is not even of the parameter's type, NotOneOf when it is
 none of the values the parameter allows. The API words each refusal as WordPress does
-(events/api/params.py); a public feed answers 400.
+(events/api/parameters/fields.py); a public feed answers 400. Each list filter names its parser
+(events/queries/filtersets.py).
 """
 
 import math
@@ -18,7 +19,7 @@ from .. import dates, list_versions
 from ..conf import events_settings
 from ..exceptions import InvalidValue
 from ..memory import memory
-from ..models import Event, Term
+from ..models import Event, Taxonomy, Term
 from ..numbers import is_ascii_digits, parse_int
 from ..text import normalize_lookup_slug
 from .syntax import split_list
@@ -229,6 +230,15 @@ def existing_record_id(queryset, name, value):
 def existing_event_id(name, value):
     """The ID of an event, whatever its status (`23` with no such event is refused)."""
     return existing_record_id(Event.objects.all(), name, value)
+
+
+def existing_category(name, value):
+    """A category, by its ID; `0` and `""` are refused too, as the plugin's validator does."""
+    term_id = parse_record_id(value)
+    parent = Term.objects.filter(taxonomy=Taxonomy.CATEGORY, pk=term_id).first() if term_id else None
+    if parent is None:
+        raise InvalidValue(name)
+    return parent
 
 
 # --- slugs ----------------------------------------------------------------------------------------

@@ -3,9 +3,8 @@
 from django.db.models import Case, IntegerField, Q, Value, When
 from django.db.models.functions import Coalesce, Lower
 
-from ..list_versions import Reads
-from ..models import Event, Term
-from .filtering import apply_filters, localized_text, reads_with_filters
+from ..models import Event
+from .filtering import localized_text
 
 # orderby values WordPress understands, and the column each sorts on; anything else sorts by name.
 ORDER_FIELDS = {
@@ -20,48 +19,15 @@ ORDER_FIELDS = {
 }
 
 
-def filter_terms(queryset, values):
-    """The terms of `queryset` that every one of `values` keeps."""
-    return apply_filters(queryset, FILTERS, values)
-
-
-def _searched(queryset, text):
+def searched(queryset, text):
     # Name or slug, case-insensitive (WordPress convention), in the language the client reads.
     queryset = queryset.alias(searched_name=localized_text("name"))
     return queryset.filter(Q(searched_name__icontains=text) | Q(slug__icontains=text))
 
 
-def _non_empty(queryset, hide):
-    return queryset.filter(count__gt=0) if hide else queryset
-
-
-def _of_event(queryset, event_id):
+def of_event(queryset, event_id):
     links = Event.terms.through.objects.filter(event_id=event_id).values("term_id")
     return queryset.filter(pk__in=links)
-
-
-FILTERS = {
-    "search": _searched,
-    "include": lambda queryset, ids: queryset.filter(pk__in=ids),
-    "exclude": lambda queryset, ids: queryset.exclude(pk__in=ids),
-    "hide_empty": _non_empty,
-    "parent": lambda queryset, parent_id: queryset.filter(parent_id=parent_id),
-    "event": _of_event,
-    "slug": lambda queryset, slug: queryset.filter(slug=slug),
-}
-
-
-# What a list of terms reads: the terms table (its display columns when sorted by description),
-# and the link table when filtered by event.
-FILTER_READS = {"event": Reads.of(Event.terms.through)}
-LISTED_READS = Reads.of(Term)
-LISTED_BY_DESCRIPTION_READS = Reads.of(Term, display=True)
-
-
-def reads(values, orderby):
-    """What a statement of terms narrowed by filter_terms(`values`) and sorted by `orderby` reads."""
-    listed = LISTED_BY_DESCRIPTION_READS if ORDER_FIELDS.get(orderby) == "ordered_description" else LISTED_READS
-    return reads_with_filters(listed, FILTER_READS, values)
 
 
 def order_terms(queryset, orderby, order, include_ids=()):

@@ -17,7 +17,7 @@ from ...presentation.links import rest_root
 from ...queries.params import parse_record_id
 from ...services import credentials
 from .. import errors
-from ..params import Params, StringParam
+from ..parameters.fields import Params, StringParam
 from .base import WPViewSet
 
 CONTEXTS = ("view", "embed", "edit")

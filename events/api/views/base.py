@@ -5,13 +5,16 @@ from rest_framework import viewsets
 from rest_framework.negotiation import DefaultContentNegotiation
 
 from ... import roles
+from ...conf import events_settings
 from ...presentation.links import namespace_url
 from ...queries.pages import fetch_page
 from .. import errors
 from ..authentication import BasicAuthentication, SessionAuthentication, TokenAuthentication
 from ..context import api_context
+from ..filters import ListFilterBackend
 from ..pagination import list_response, page_links, remembered_list
-from ..params import Params
+from ..parameters.fields import Params
+from ..parameters.lists import list_params
 from ..permissions import Public
 from ..renderers import WPJSONRenderer
 
@@ -19,7 +22,8 @@ WRITE_ACTIONS = ("create", "update", "update_by_slug", "destroy", "destroy_by_sl
 
 
 class WPViewSet(viewsets.GenericViewSet):
-    """A viewset whose actions each declare a `Params` serializer in `params_classes`.
+    """A viewset whose actions each declare a `Params` serializer in `params_classes`; a list
+    filtered by a FilterSet (`filterset_class`) takes the parameters generated from it instead.
 
     `self.params` holds the validated parameters, `self.sent` the names the client actually sent
     (updates change only those fields).
@@ -43,7 +47,11 @@ class WPViewSet(viewsets.GenericViewSet):
     throttle_classes = []
     versioning_class = None
     pagination_class = None
-    filter_backends = []
+    filter_backends = [ListFilterBackend]
+    # The FilterSet of the list (events.queries.filtersets), unless EVENTS["FILTERSETS"] names a
+    # site's own for the collection; and the word the `per_page` help uses for the records.
+    filterset_class = None
+    per_page_noun = "records"
 
     def get_exception_handler(self):
         return errors.exception_handler
@@ -73,8 +81,31 @@ class WPViewSet(viewsets.GenericViewSet):
     def validate_params(self, request):
         raw = api_context(request).raw_params
         self.sent = set(raw)
-        params_class = self.params_classes.get(self.action) or Params
-        return params_class.validate_request(raw, self.get_serializer_context())
+        return self.get_params_class(self.action).validate_request(raw, self.get_serializer_context())
+
+    @classmethod
+    def get_filterset_class(cls):
+        return events_settings.filterset(cls.collection, cls.filterset_class)
+
+    @classmethod
+    def get_params_class(cls, action):
+        """The Params of `action`: a filtered list's are generated from its FilterSet."""
+        if action == "list" and cls.filterset_class is not None:
+            return list_params(cls.get_filterset_class(), cls.per_page_noun)
+        return cls.params_classes.get(action) or Params
+
+    def filter_data(self):
+        """The FilterSet's data: the validated values of the filters' parameters, the defaults of
+        those not sent included (ListFilterBackend also hands it the names that were sent)."""
+        params = self.params
+        return {name: params[name] for name in self.get_filterset_class().base_filters if name in params}
+
+    def list_filterset(self):
+        """The list's FilterSet for this request, through the filter backend: what the list's
+        statement depends on (its key, what it reads) is known before the statement is built."""
+        # No queryset: this FilterSet only says what the statement depends on; filter_queryset()
+        # filters the one the view builds.
+        return self.filter_backends[0]().get_filterset(self.request, None, self)
 
     def answer_list(self, statement, per_page, echoed):
         """The page of `statement` the request asks for, in the list envelope whose links repeat

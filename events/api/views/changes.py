@@ -15,7 +15,7 @@ from ...json_text import to_json
 from ...models import ChangeAction
 from ...presentation.records import POSTS, records_for
 from ..calendar_doc import build_calendar_document
-from ..params import Params, PositiveIntegerParam, StringParam
+from ..parameters.fields import Params, PositiveIntegerParam, StringParam
 from ..renderers import JSONText
 from .base import WPViewSet
 

@@ -9,7 +9,7 @@ from ...conf import events_settings
 from ...presentation.links import rest_root
 from .. import errors
 from ..openapi import build_document, params_fields
-from ..params import Params, RawParam
+from ..parameters.fields import Params, RawParam
 from ..routes import CALENDAR_ROUTES, ROUTES, USER_ROUTES
 from .base import WPViewSet
 

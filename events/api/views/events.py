@@ -12,21 +12,11 @@ from ...presentation.links import marker_values, namespace_url
 from ...presentation.records import event_texts
 from ...queries import events as event_queries
 from ...queries import visibility
+from ...queries.filtersets import EventFilterSet
 from ...queries.pages import ListStatement
 from ...queries.params import MAX_RECORD_ID, effective_per_page, id_for_slug
-from ...queries.window import date_window
 from ...services import events as event_service
-from ..permissions import CanEditKind
-from ..renderers import JSONText
-from ..serializers.event_params import (
-    EventListParams,
-    EventReadParams,
-    EventSlugReadParams,
-    event_not_found,
-    find_event,
-    missing_event,
-)
-from ..serializers.event_write import (
+from ..parameters.event_writes import (
     EventCreateParams,
     EventDeleteParams,
     EventSlugDeleteParams,
@@ -34,6 +24,15 @@ from ..serializers.event_write import (
     EventUpdateParams,
     written_fields,
 )
+from ..parameters.events import (
+    EventReadParams,
+    EventSlugReadParams,
+    event_not_found,
+    find_event,
+    missing_event,
+)
+from ..permissions import CanEditKind
+from ..renderers import JSONText
 from .base import WRITE_ACTIONS, WPViewSet
 
 
@@ -43,8 +42,9 @@ class EventViewSet(WPViewSet):
 
     kind = PostKind.EVENT
     collection = "events"
+    filterset_class = EventFilterSet
+    per_page_noun = "events"
     params_classes = {
-        "list": EventListParams,
         "retrieve": EventReadParams,
         "retrieve_by_slug": EventSlugReadParams,
         "create": EventCreateParams,
@@ -80,20 +80,19 @@ class EventViewSet(WPViewSet):
     def list(self, request, *args, **kwargs):
         params = self.params
         per_page = effective_per_page(params["per_page"])
-        window = date_window(params, self.sent)
+        filterset = self.list_filterset()
         listable, ordering = self.listable(), event_queries.list_ordering(by_include=bool(params.get("include")))
-        filters = event_queries.filter_values(params, window)
 
         def page_query():
-            listed = event_queries.filter_events(event_queries.listed(listable), filters)
+            listed = self.filter_queryset(event_queries.listed(listable))
             # The page is read as IDs: the records come from the rendering store (events/store).
             return listed.order_by(*ordering).values(*store.RecordFacts.COLUMNS)
 
         # Everything the query is built from, and nothing else, is its key.
         statement = ListStatement(
-            Event, ("events", repr(filters), repr(listable), ordering), page_query, reads=event_queries.reads(filters)
+            Event, ("events", filterset.statement_key(), repr(listable), ordering), page_query, reads=filterset.reads()
         )
-        return self.answer_list(statement, per_page, self.echoed_filters(window, per_page))
+        return self.answer_list(statement, per_page, self.echoed_filters(filterset.window, per_page))
 
     def page_records(self, page):
         """The JSON texts of a page's records: stored renderings joined; those not stored yet are built

@@ -12,10 +12,9 @@ from ...queries import linked as linked_queries
 from ...queries import visibility
 from ...queries.pages import ListStatement
 from ...queries.params import effective_per_page
-from ...queries.syntax import is_truthy
 from ..context import api_context
+from ..parameters.linked import linked_fields
 from ..permissions import CanEditKind
-from ..serializers.linked_params import linked_fields
 from .base import WRITE_ACTIONS, WPViewSet
 
 
@@ -68,19 +67,19 @@ class LinkedViewSet(WPViewSet):
     # --- list -----------------------------------------------------------------------------------
 
     def list(self, request, *args, **kwargs):
-        params = self.params
-        per_page = effective_per_page(params["per_page"])
-        filters, listable = self.filter_values(), self.listable()
+        per_page = effective_per_page(self.params["per_page"])
+        filterset, listable = self.list_filterset(), self.listable()
 
         def page_query():
-            listed = linked_queries.filter_linked(self.model.objects.filter(listable), filters)
+            listed = self.filter_queryset(self.model.objects.filter(listable))
             # The page is read as IDs: the records come from the rendering store (events/store).
             return listed.order_by(*linked_queries.LIST_ORDERING).values("pk", "password")
 
-        # Everything the query is built from, and nothing else, is its key; the upcoming filter
-        # reads the clock as it is built, so a list using it is built afresh every time.
-        key = None if "upcoming_statuses" in filters else (self.collection, repr(filters), repr(listable))
-        statement = ListStatement(self.model, key, page_query, reads=linked_queries.reads(self.model, filters))
+        # Everything the query is built from, and nothing else, is its key (None: built afresh
+        # every time, as a list of records with upcoming events is: it reads the clock).
+        filters_key = filterset.statement_key()
+        key = None if filters_key is None else (self.collection, filters_key, repr(listable))
+        statement = ListStatement(self.model, key, page_query, reads=filterset.reads())
         return self.answer_list(statement, per_page, self.echoed_filters(per_page))
 
     def page_records(self, page):
@@ -102,18 +101,6 @@ class LinkedViewSet(WPViewSet):
         return {
             record.pk: to_json(self.serialize(record, **context)) for record in self.get_queryset().filter(pk__in=ids)
         }
-
-    def filter_values(self):
-        params, values = self.params, {}
-        for name in ("search", "event"):
-            if name in params:
-                values[name] = params[name]
-        if "has_events" in params:
-            values["has_events"] = is_truthy(params["has_events"])
-        # Falsy means "no filter", not "without upcoming events" (§2).
-        if is_truthy(params.get("only_with_upcoming", False)):
-            values["upcoming_statuses"] = visibility.listed_statuses(self.request.user, self.kind, params.get("status"))
-        return values
 
     def echoed_filters(self, per_page):
         """What the list links repeat (§2.3): the arguments as given, `search` and `only_with_upcoming` too."""

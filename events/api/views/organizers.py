@@ -4,8 +4,9 @@ from django.utils.translation import gettext_lazy as _
 
 from ...models import Organizer, PostKind
 from ...presentation.organizers import OrganizerRecordSerializer
+from ...queries.filtersets import OrganizerFilterSet
 from ...services.linked import save_organizer, trash_organizer
-from ..serializers import linked_params as params
+from ..parameters import linked as params
 from .linked import LinkedViewSet
 
 
@@ -13,6 +14,7 @@ class OrganizerViewSet(LinkedViewSet):
     kind = PostKind.ORGANIZER
     model = Organizer
     collection = "organizers"
+    filterset_class = OrganizerFilterSet
     record_serializer = OrganizerRecordSerializer
     save_record = staticmethod(save_organizer)
     trash_record = staticmethod(trash_organizer)

@@ -10,16 +10,15 @@ from ...models import Taxonomy, Term
 from ...numbers import parse_int
 from ...presentation.links import marker_values, namespace_url, with_query
 from ...presentation.terms import TermRecordSerializer, term_urls
+from ...queries.filtersets import CategoryFilterSet, TagFilterSet
 from ...queries.pages import ListStatement, Page, fetch_page
 from ...queries.params import effective_per_page
-from ...queries.syntax import is_truthy
-from ...queries.terms import filter_terms, order_terms, reads
 from ...services import terms as term_service
 from ..context import api_context
 from ..pagination import list_answer, page_links, remembered_list
+from ..parameters import terms as term_params
 from ..permissions import CanManageCategories, CanManageTags
 from ..renderers import JSONText
-from ..serializers import term_params
 from .base import WPViewSet
 
 # The list parameters echoed into rest_url and the page links, in declaration order.
@@ -42,6 +41,7 @@ class TermViewSet(WPViewSet):
     """list, create, retrieve, update and destroy of one taxonomy's terms."""
 
     taxonomy = None
+    per_page_noun = "terms"
 
     def get_queryset(self):
         return Term.objects.filter(taxonomy=self.taxonomy)
@@ -54,18 +54,16 @@ class TermViewSet(WPViewSet):
     def list(self, request, *args, **kwargs):
         params = self.params
         per_page = effective_per_page(params["per_page"])
-        filters, orderby, order = self.filter_values(), params.get("orderby"), params.get("order")
-        include = params.get("include")
-        include_ids = tuple(include.ids) if include else ()
+        filterset = self.list_filterset()
 
         def page_query():
-            listed = filter_terms(self.get_queryset(), filters)
             # The page is read as IDs: the records come from the rendering store (events/store).
-            return order_terms(listed, orderby, order, include_ids).values("pk")
+            return self.filter_queryset(self.get_queryset()).values("pk")
 
         # Everything the query is built from, and nothing else, is its key.
-        key = (self.collection, repr(filters), orderby, order, include_ids)
-        statement = ListStatement(Term, key, page_query, reads=reads(filters, orderby))
+        statement = ListStatement(
+            Term, (self.collection, filterset.statement_key()), page_query, reads=filterset.reads()
+        )
         page = self.fetch_page(statement, params["page"], per_page)
         echoed = self.echoed_filters(per_page)
         return remembered_list(
@@ -83,22 +81,6 @@ class TermViewSet(WPViewSet):
         # One context: category ancestors are loaded once, not per record.
         context = {"request": self.request}
         return {term.pk: to_json(self.serialize(term, context)) for term in self.get_queryset().filter(pk__in=ids)}
-
-    def filter_values(self):
-        params = self.params
-        # The declared default is the string "1" (defaults are not validated); sent values arrive typed.
-        values = {"hide_empty": is_truthy(params.get("hide_empty", True))}
-        for name in ("search", "parent", "slug"):
-            if name in params:
-                values[name] = params[name].pk if name == "parent" else params[name]
-        for name in ("include", "exclude"):
-            if name in params and params[name].ids:
-                values[name] = params[name].ids
-        # `event` is the alias of `post` and wins when both are sent (test-backed).
-        event_id = params.get("event", params.get("post"))
-        if event_id is not None:
-            values["event"] = event_id
-        return values
 
     # Tags read the page their own way.
     fetch_page = staticmethod(fetch_page)
@@ -178,6 +160,7 @@ class TermViewSet(WPViewSet):
 class CategoryViewSet(TermViewSet):
     taxonomy = Taxonomy.CATEGORY
     collection = "categories"
+    filterset_class = CategoryFilterSet
     params_classes = term_params.ROUTE_PARAMS[Taxonomy.CATEGORY]
     permission_classes_by_action = {action: [CanManageCategories] for action in ("create", "update", "destroy")}
 
@@ -185,6 +168,7 @@ class CategoryViewSet(TermViewSet):
 class TagViewSet(TermViewSet):
     taxonomy = Taxonomy.TAG
     collection = "tags"
+    filterset_class = TagFilterSet
     params_classes = term_params.ROUTE_PARAMS[Taxonomy.TAG]
     permission_classes_by_action = {action: [CanManageTags] for action in ("create", "update", "destroy")}
 

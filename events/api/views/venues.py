@@ -4,8 +4,9 @@ from django.utils.translation import gettext_lazy as _
 
 from ...models import PostKind, Venue
 from ...presentation.venues import VenueRecordSerializer
+from ...queries.filtersets import VenueFilterSet
 from ...services.linked import save_venue, trash_venue
-from ..serializers import linked_params as params
+from ..parameters import linked as params
 from .linked import LinkedViewSet
 
 
@@ -13,6 +14,7 @@ class VenueViewSet(LinkedViewSet):
     kind = PostKind.VENUE
     model = Venue
     collection = "venues"
+    filterset_class = VenueFilterSet
     record_serializer = VenueRecordSerializer
     save_record = staticmethod(save_venue)
     trash_record = staticmethod(trash_venue)

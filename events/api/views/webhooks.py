@@ -10,7 +10,7 @@ from ...models.webhook import ALL_ACTIONS, ALL_KINDS
 from ...notifications import subscriptions
 from ...notifications.delivery import fan_out
 from .. import errors
-from ..params import BooleanParam, ListParam, Params, PositiveIntegerParam, StringParam
+from ..parameters.fields import BooleanParam, ListParam, Params, PositiveIntegerParam, StringParam
 from .base import WPViewSet
 
 MAX_DELIVERIES = 100

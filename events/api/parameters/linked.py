@@ -16,25 +16,19 @@ from ... import roles
 from ...conf import events_settings
 from ...models import Organizer, PostKind, PostStatus, Venue
 from ...numbers import is_ascii_digits
-from ...queries.events import MAX_SEARCH_LENGTH
 from ...queries.params import (
     coordinate,
-    default_per_page,
-    existing_event_id,
     existing_record_id,
     record_id_for_slug,
 )
 from ...queries.syntax import is_truthy
 from ...services.images import ImageChoice, find_attachment
-from ..params import (
+from .fields import (
     DateParam,
-    ListParam,
     Params,
-    PositiveIntegerParam,
     RawParam,
     StringParam,
     first_error,
-    status_filter,
 )
 
 MODELS = {PostKind.VENUE: Venue, PostKind.ORGANIZER: Organizer}
@@ -139,32 +133,6 @@ class RequiredWithNullDefault(StringParam):
 def _text(model, column, help_text):
     """A stored text field: empty allowed (it clears the field), declared with a `null` default."""
     return StringParam(max_length=_column_length(model, column), default=None, help_text=help_text)
-
-
-class ListParamsBase(Params):
-    page = PositiveIntegerParam(default=1, help_text=_("The page of results to return."))
-    per_page = PositiveIntegerParam(
-        default=default_per_page, help_text=_("The number of records to return on each page (at most 50).")
-    )
-    search = StringParam(
-        non_empty=True,
-        max_length=MAX_SEARCH_LENGTH,
-        help_text=_("Words the name, description or contact details must all contain."),
-    )
-    event = RawParam(
-        parse=existing_event_id, wp_type="integer", help_text=_("Only the records linked to this event (ID).")
-    )
-    has_events = RawParam(
-        help_text=_("Only records linked to at least one event that is not a draft (true), or to none (false).")
-    )
-    only_with_upcoming = RawParam(
-        default=False, help_text=_("Only records linked to at least one event that has not started yet (true).")
-    )
-    status = ListParam(
-        validator=status_filter,
-        wp_format="string",
-        help_text=_("Statuses to list; only publish unless the caller may edit records of this kind."),
-    )
 
 
 # --- venues -------------------------------------------------------------------------------------
@@ -282,7 +250,6 @@ def route_params(fields, create, id_help, slug_help):
         return declare(name, (base,), password=StringParam(non_empty=True, help_text=password))
 
     return {
-        "list": declare("ListParams", (ListParamsBase,)),
         "create": create,
         "retrieve": with_password("ReadParams", by_id),
         "update": declare("UpdateParams", (by_id, fields)),

@@ -12,7 +12,8 @@ from ...numbers import is_ascii_digits
 from ...queries.params import parse_record_id, too_many
 from ...queries.syntax import split_list
 from ...services.events import SeveralVenues
-from ..params import (
+from .events import event_for_slug
+from .fields import (
     MAX_ORGANIZERS_PER_WRITE,
     MAX_TERMS_PER_WRITE,
     BooleanParam,
@@ -22,8 +23,7 @@ from ..params import (
     RawParam,
     StringParam,
 )
-from .event_params import event_for_slug
-from .linked_params import (
+from .linked import (
     NestedParamsInvalid,
     existing_user_id,
     image_reference,

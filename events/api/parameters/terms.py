@@ -5,19 +5,13 @@ from functools import partial
 from django.utils.translation import gettext_lazy as _
 
 from ...models import Taxonomy, Term
+from ...queries import params
 from ...queries.params import (
-    TermSelection,
-    default_per_page,
-    existing_event_id,
     existing_record_id,
     parse_record_id,
 )
-from ..params import (
-    ID_ITEMS,
-    BooleanParam,
-    ListParam,
+from .fields import (
     Params,
-    PositiveIntegerParam,
     RawParam,
     StringParam,
 )
@@ -29,12 +23,8 @@ def existing_term_id(field, value):
 
 
 def existing_category(field, value):
-    """`parent`: an existing category; `0` and `""` are refused too, as the plugin's validator does."""
-    term_id = parse_record_id(value)
-    parent = Term.objects.filter(taxonomy=Taxonomy.CATEGORY, pk=term_id).first() if term_id else None
-    if parent is None:
-        field.refuse()
-    return parent
+    """`parent`: an existing category (events.queries.params.existing_category)."""
+    return field.parsed(params.existing_category, value)
 
 
 def category_parent_for_update(field, value):
@@ -48,29 +38,6 @@ def category_parent_for_update(field, value):
         seen.add(node.pk)
         node = node.parent
     return parent
-
-
-def existing_term_items(field, items):
-    """`include`/`exclude`: terms of the route's taxonomy, by ID (or by exact slug), checked in one query."""
-    return field.parsed(partial(TermSelection.parse, field.parent.taxonomy, slug_first=False), items)
-
-
-class TermListParams(Params):
-    page = PositiveIntegerParam(default=1, help_text=_("The page of results to return."))
-    per_page = PositiveIntegerParam(
-        default=default_per_page, help_text=_("The number of terms to return on each page (at most 50).")
-    )
-    search = StringParam(non_empty=True, help_text=_("Terms whose name or slug contains this text."))
-    exclude = ListParam(
-        validator=existing_term_items, wp_items=ID_ITEMS, help_text=_("Leave out the terms with these IDs.")
-    )
-    include = ListParam(validator=existing_term_items, wp_items=ID_ITEMS, help_text=_("Only the terms with these IDs."))
-    order = StringParam(non_empty=True, help_text=_("The sort direction: asc or desc."))
-    orderby = StringParam(
-        non_empty=True,
-        help_text=_("The sort field: name, id, slug, term_group, count, description, parent, include or none."),
-    )
-    hide_empty = BooleanParam(default="1", help_text=_("Whether to leave out terms that no published event carries."))
 
 
 def route_params(taxonomy):
@@ -104,18 +71,6 @@ def route_params(taxonomy):
         id=RawParam(validator=existing_term_id, wp_type="integer", required=True, help_text=_("The term ID.")),
     )
     return {
-        "list": declare(
-            "ListParams",
-            (TermListParams,),
-            **parent(existing_category, _("Only the direct children of this category.")),
-            post=RawParam(parse=existing_event_id, wp_type="integer", help_text=_("Only the terms of this event.")),
-            event=RawParam(
-                parse=existing_event_id,
-                wp_type="integer",
-                help_text=_("Only the terms of this event (wins over post)."),
-            ),
-            slug=StringParam(non_empty=True, help_text=_("Only the term with exactly this slug.")),
-        ),
         "retrieve": by_id,
         "create": declare("CreateParams", (Params,), **written(True, existing_category)),
         "update": declare("UpdateParams", (by_id,), **written(False, category_parent_for_update)),

@@ -4,18 +4,20 @@ Each route's parameters are one `Params` serializer. The same declaration valida
 produces the namespace index and the OpenAPI document, so the published description cannot drift.
 """
 
+from django.core.exceptions import ValidationError as DjangoValidationError
 from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
-from rest_framework.fields import SkipField, empty
+from rest_framework.fields import SkipField, empty, get_error_detail
+from rest_framework.serializers import as_serializer_error
 from rest_framework.utils.serializer_helpers import BindingDict
 
-from ..conf import events_settings
-from ..exceptions import InvalidValue
-from ..numbers import is_ascii_digits, parse_int
-from ..queries import visibility
-from ..queries.params import LANGUAGE_CODES, NotOneOf, WrongType, boolean, contains_nul, date, items, text
-from . import errors
+from ...conf import events_settings
+from ...exceptions import InvalidValue
+from ...numbers import is_ascii_digits, parse_int
+from ...queries import visibility
+from ...queries.params import LANGUAGE_CODES, NotOneOf, WrongType, boolean, contains_nul, date, items, text
+from .. import errors
 
 INVALID = _("Invalid parameter.")
 # How an integer ID list publishes its items.
@@ -197,10 +199,6 @@ class ListParam(RawParam):
         return super().to_internal_value(self.parsed(items, data))
 
 
-# (Params class, language parameter name) → its fields as get_fields() declares them.
-_declared_fields = {}
-
-
 def _shallow_copy(field):
     # copy.copy() goes through __reduce_ex__, several times slower for these plain objects.
     clone = object.__new__(type(field))
@@ -231,8 +229,7 @@ class Params(serializers.Serializer):
         DRF deep-copies every declared field for every instance, re-running each field's
         constructor: about a third of a millisecond per request here, for declarations that never
         change. Fields keep no state of their own while validating, so a shallow copy per request
-        (for `bind()`'s name and parent) is enough. Keyed by the language parameter's name, the one
-        setting `get_fields()` reads.
+        (for `bind()`'s name and parent) is enough.
         """
         fields = BindingDict(self)
         for name, prototype in type(self).declared().items():
@@ -241,15 +238,28 @@ class Params(serializers.Serializer):
 
     @classmethod
     def declared(cls):
-        """The class's fields as declared (unbound prototypes: never validate with them directly)."""
-        key = (cls, events_settings.language_param)
-        prototypes = _declared_fields.get(key)
-        if prototypes is None:
-            prototypes = _declared_fields[key] = cls().get_fields()
-        return prototypes
+        """The class's fields as declared (unbound prototypes: never validate with them directly).
+
+        Kept on the class itself, for the language parameter's name (the one setting
+        `get_fields()` reads): one entry per class, gone with the class.
+        """
+        language_param = events_settings.language_param
+        kept = cls.__dict__.get("_declared_for")
+        if kept is None or kept[0] != language_param:
+            kept = (language_param, cls().get_fields())
+            cls._declared_for = kept
+        return kept[1]
 
     @classmethod
     def validate_request(cls, raw_params, context):
+        """The validated parameters of a request, or the contract's error for it.
+
+        DRF's Serializer.is_valid() would bind and run all of a route's twenty parameters for the
+        two or three a request sends; here only the sent ones are bound and validated, the others
+        take their default, with DRF's semantics otherwise (field validation, `validate_<name>`,
+        then `validate()` once every field passed). tests/test_params_validation.py compares the
+        outcome with is_valid() for every route's parameters.
+        """
         declared = cls.declared()
         # One check for every declared parameter, before any field's own validator (some query the
         # database): PostgreSQL can neither store nor compare text holding NUL. Undeclared
@@ -259,68 +269,49 @@ class Params(serializers.Serializer):
             # WordPress's order still holds: missing parameters are reported before invalid ones.
             missing = [name for name, field in declared.items() if field.required and name not in raw_params]
             raise errors.missing_params(missing) if missing else errors.invalid_params(holding_nul)
-        valid = cls._valid_request(raw_params, context)
-        if valid is not None:
-            return valid
-        return cls._validated_by_drf(raw_params, context)
-
-    @classmethod
-    def _valid_request(cls, raw_params, context):
-        """The validated parameters, or None for a request with any failure (or anything unusual).
-
-        What DRF's Serializer.is_valid() gives, for a fraction of its cost: a route declares twenty
-        parameters and a request sends two or three, so only those are bound and validated; the
-        others take their default (declared defaults are plain values or context-free callables).
-        Every refusal goes through _validated_by_drf, the full DRF path, so errors (and WordPress's
-        missing-then-invalid order) come out of one place.
-        """
-        prototypes = cls.declared()
-        params = None
-        values = {}
-        for name, prototype in prototypes.items():
-            if name in raw_params:
-                value = raw_params[name]
-                if params is None:
-                    params = cls(data=raw_params, context=context)
-                field = _shallow_copy(prototype)
-                field.bind(name, params)
-                try:
-                    values[name] = field.run_validation(value)
-                except (serializers.ValidationError, SkipField):
-                    return None
-            elif prototype.required:
-                return None
-            elif prototype.default is not empty:
-                default = prototype.default
-                if getattr(default, "requires_context", False):
-                    return None
-                values[name] = default() if callable(default) else default
-        if cls.validate is not Params.validate:
-            if params is None:
-                params = cls(data=raw_params, context=context)
-            try:
-                values = params.validate(values)
-            except serializers.ValidationError:
-                return None
-        return values
-
-    @classmethod
-    def _validated_by_drf(cls, raw_params, context):
-        """DRF's full validation, for a request the fast path refused: the contract's error for it."""
         params = cls(data=raw_params, context=context)
-        if params.is_valid():
-            return params.validated_data
-        failures = params.errors
-        missing = [name for name in params.fields if any(e.code == "required" for e in failures.get(name, []))]
-        if missing:
-            raise errors.missing_params(missing)
-        reasons, details = {}, {}
-        for name, messages in failures.items():
-            first = first_error(messages)
-            reasons[name] = str(first)
-            if first.code in ("rest_invalid_type", "rest_not_in_enum", "rest_invalid_param"):
-                details[name] = {"code": first.code, "message": str(first), "data": {"param": name}}
-        raise errors.invalid_params(reasons, details)
+        values, failures = {}, {}
+        for name, prototype in declared.items():
+            if name not in raw_params and not prototype.required:
+                default = prototype.default
+                if default is not empty and not getattr(default, "requires_context", False):
+                    values[name] = default() if callable(default) else default
+                    continue
+                if default is empty:
+                    continue
+            field = _shallow_copy(prototype)
+            field.bind(name, params)
+            try:
+                value = field.run_validation(raw_params.get(name, empty))
+                check = getattr(params, f"validate_{name}", None)
+                values[name] = value if check is None else check(value)
+            except serializers.ValidationError as refused:
+                failures[name] = refused.detail
+            except DjangoValidationError as refused:
+                failures[name] = get_error_detail(refused)
+            except SkipField:
+                pass
+        if not failures:
+            try:
+                return params.validate(values)
+            except (serializers.ValidationError, DjangoValidationError) as refused:
+                failures = as_serializer_error(refused)
+        raise refusal(list(declared), failures)
+
+
+def refusal(names, failures):
+    """The contract's error for `failures` ({name: error details}, as DRF's `errors`): missing
+    parameters first (400 rest_missing_callback_param), else every invalid one."""
+    missing = [name for name in names if any(e.code == "required" for e in failures.get(name, []))]
+    if missing:
+        return errors.missing_params(missing)
+    reasons, details = {}, {}
+    for name, messages in failures.items():
+        first = first_error(messages)
+        reasons[name] = str(first)
+        if first.code in ("rest_invalid_type", "rest_not_in_enum", "rest_invalid_param"):
+            details[name] = {"code": first.code, "message": str(first), "data": {"param": name}}
+    return errors.invalid_params(reasons, details)
 
 
 def first_error(messages):

@@ -1,6 +1,7 @@
-"""Parameter validation: the fast path (only the sent parameters are bound and validated) gives
-exactly what DRF's full validation gives, for every route's parameters, and refuses exactly what
-it refuses (whose error then comes from the full path)."""
+"""Parameter validation: Params.validate_request() (only the sent parameters are bound and
+validated) gives exactly what DRF's Serializer.is_valid() gives, for every route's parameters, the
+list routes' generated from their FilterSets included, and refuses exactly what it refuses, with
+the same error."""
 
 import datetime as dt
 
@@ -11,8 +12,9 @@ from django.utils import timezone
 from rest_framework.request import Request
 
 from events.api import errors
-from events.api.params import Params
+from events.api.parameters.fields import Params, refusal
 from events.api.routes import ROUTES, USER_ROUTES
+from events.queries.params import contains_nul
 
 from .factories import make_category, make_event, make_organizer, make_tag, make_user, make_venue
 
@@ -24,6 +26,7 @@ FROZEN_NOW = dt.datetime(2026, 11, 25, 12, 30, 15, tzinfo=dt.UTC)
 def every_params_class():
     classes = {Params}
     for route in (*ROUTES, *USER_ROUTES):
+        classes.update(route.viewset.get_params_class(endpoint.action) for endpoint in route.endpoints)
         classes.update(route.viewset.params_classes.values())
     return sorted(classes, key=lambda cls: (cls.__module__, cls.__name__))
 
@@ -75,20 +78,29 @@ def outcome(validate):
     try:
         return "valid", validate()
     except errors.ApiError as error:
-        return "refused", error.code
+        return "refused", error.as_body()
+
+
+def validated_by_drf(params_class, raw, context):
+    """DRF's own validation of every declared parameter, refused as the contract words it."""
+    params = params_class(data=raw, context=context)
+    if params.is_valid():
+        return params.validated_data
+    raise refusal(list(params.fields), params.errors)
 
 
 @pytest.mark.parametrize("role", [None, "editor"])
 @pytest.mark.parametrize("params_class", every_params_class(), ids=lambda cls: cls.__name__)
-def test_the_fast_path_validates_as_drf_does(requests_of, params_class, role, monkeypatch):
+def test_requests_are_validated_as_drf_validates_them(requests_of, params_class, role, monkeypatch):
     monkeypatch.setattr(timezone, "now", lambda: FROZEN_NOW)
     request = Request(RequestFactory().get("/"))
     request._user = make_user(role) if role else AnonymousUser()
     context = {"request": request}
     for raw in requests_of:
-        fast = params_class._valid_request(dict(raw), context)
-        full = outcome(lambda: params_class._validated_by_drf(dict(raw), context))
-        if fast is None:
-            assert full[0] == "refused", (params_class.__name__, raw, full)
-        else:
-            assert full == ("valid", fast), (params_class.__name__, raw)
+        ours = outcome(lambda: params_class.validate_request(dict(raw), context))
+        drf = outcome(lambda: validated_by_drf(params_class, dict(raw), context))
+        if any(name in params_class.declared() and contains_nul(value) for name, value in raw.items()):
+            # Refused before any field runs (PostgreSQL cannot compare text holding NUL).
+            assert ours[0] == "refused"
+            continue
+        assert ours == drf, (params_class.__name__, raw)

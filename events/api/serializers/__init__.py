@@ -1,1 +1,0 @@
-"""Record shapes (frozen by golden tests) and parameter declarations, one module per resource."""
