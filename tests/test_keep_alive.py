@@ -158,13 +158,23 @@ def answering_processes(serve, log, clients):
         for connection in connections:
             connection.close()
     assert statuses == [301] * clients
+    # A worker writes its access-log line after the answer has left: wait for the last ones.
+    deadline = time.monotonic() + 10
+    while len(log.read_text().splitlines()) < clients and time.monotonic() < deadline:
+        time.sleep(0.05)
     lines = [line.split() for line in log.read_text().splitlines()]
     return {client: process for process, client in lines}, seconds
 
 
 def test_eight_keep_alive_clients_land_on_both_workers(serve, tmp_path):
-    """With one shared socket, the idle worker took each connection as it came, all eight of them."""
-    placed, _seconds = answering_processes(serve, tmp_path / "access.log", WORKERS * THREADS)
+    """With one shared socket, the idle worker took each connection as it came, all eight of them.
+    The kernel places each connection on a worker's socket by a hash, so all eight land on one
+    worker by chance once in 128 tries: a second try keeps the suite steady (once in 16,384),
+    while the shared socket, which failed three tries in five, still fails it."""
+    for attempt in range(2):
+        placed, _seconds = answering_processes(serve, tmp_path / f"access-{attempt}.log", WORKERS * THREADS)
+        if len(set(placed.values())) == WORKERS:
+            break
     assert len(set(placed.values())) == WORKERS
 
 
