@@ -1,0 +1,310 @@
+"""Writing what a source holds: each remote event created, updated, trashed or left alone through
+the event services (so the store, the change log, webhooks and term counts follow), each in its own
+unit of work, and the counts of what was done."""
+
+import datetime as dt
+import logging
+from dataclasses import dataclass, field
+
+from django.utils.translation import gettext as _
+
+from .. import changes
+from ..exceptions import DATABASE_FAULTS, CalendarError
+from ..kses import filter_post_html
+from ..models import Event, ImportedRecord, ImportPolicy, PostStatus, Series, Taxonomy
+from ..services import linked, recurrence
+from ..services.events import create_event, restore_event, trash_event, update_event
+from .fetch import SourceUnreadable
+
+logger = logging.getLogger(__name__)
+
+# A run's history keeps this many lines of what was skipped or refused.
+MAX_MESSAGES = 200
+# The fields whose local values tell an editor's change from the import's (policy keep_local):
+# each group is written, or kept, as a whole.
+FIELD_GROUPS = {
+    "title": ("title",),
+    "description": ("description",),
+    "schedule": ("start_date", "end_date", "all_day", "timezone"),
+    "website": ("website",),
+    "venue": ("venue",),
+    "organizer": ("organizer",),
+    "categories": ("categories",),
+    "tags": ("tags",),
+    "cost": ("cost",),
+    "recurrence": ("recurrence",),
+}
+
+
+@dataclass
+class Outcome:
+    created: int = 0
+    updated: int = 0
+    trashed: int = 0
+    unchanged: int = 0
+    skipped: int = 0
+    errors: int = 0
+    messages: list = field(default_factory=list)
+
+    def note(self, where, reason):
+        if len(self.messages) < MAX_MESSAGES:
+            self.messages.append(f"{where}: {reason}")
+
+    def summary(self):
+        return (
+            f"imported: {self.created} created, {self.updated} updated, {self.trashed} trashed, "
+            f"{self.unchanged} unchanged, {self.skipped} skipped, {self.errors} errors"
+        )
+
+
+def one_unit():
+    """Several service writes as one write: one transaction, finished once (the import's one call of it)."""
+    return changes.batch()
+
+
+def apply_reading(source, reading, user, budget=None):
+    """Write `reading` (items.Reading) for `source` with `user`'s rights; an Outcome of what was done."""
+    outcome = Outcome(errors=len(reading.problems))
+    for problem in reading.problems:
+        outcome.note(_("skipped"), problem)
+    records = {record.remote_key: record for record in source.records.select_related("event", "venue", "organizer")}
+    seen, rewritten_series = set(), set()
+    for remote in reading.events:
+        if remote.key in seen:
+            outcome.note(remote.key, _("given twice; the first one was imported."))
+            outcome.skipped += 1
+            continue
+        seen.add(remote.key)
+        if budget is not None and budget.expired:
+            outcome.note(_("source"), _("The import took longer than its time limit: the rest was not written."))
+            reading.complete = False
+            break
+        try:
+            _apply_one(source, remote, records, user, outcome, rewritten_series)
+        except DATABASE_FAULTS:
+            raise
+        except (CalendarError, ValueError, SourceUnreadable) as refusal:
+            outcome.errors += 1
+            outcome.note(remote.key[:200], _refusal_text(refusal))
+    if reading.complete and source.policy != ImportPolicy.NEW_ONLY:
+        _trash_gone(source, records, seen, user, outcome)
+    return outcome
+
+
+def _refusal_text(refusal):
+    message = getattr(refusal, "message", None)
+    if callable(message):
+        message = message()
+    reason = getattr(refusal, "reason", None)
+    return str(reason or message or refusal)
+
+
+def _apply_one(source, remote, records, user, outcome, rewritten_series):
+    record = records.get(remote.key)
+    if remote.kind != "event":
+        _apply_linked(source, remote, record, records, user, outcome)
+        return
+    if record is not None and record.ignored:
+        outcome.skipped += 1
+        return
+    event = record.event if record is not None else None
+    if record is not None and (event is None or (event.status == PostStatus.TRASH and not record.trashed_by_import)):
+        # An editor deleted it: remembered, never brought back.
+        record.ignored = True
+        record.save(update_fields=["ignored", "last_imported"])
+        outcome.skipped += 1
+        return
+    if remote.cancelled:
+        _cancel(source, remote, record, records, user, outcome)
+        return
+    fields = _fields(source, remote)
+    if record is None:
+        _create(source, remote, fields, records, user, outcome, rewritten_series)
+        return
+    if source.policy == ImportPolicy.NEW_ONLY:
+        outcome.skipped += 1
+        return
+    reapply = remote.series_key and remote.series_key in rewritten_series
+    if record.content_hash == remote.content_hash and not record.trashed_by_import and not reapply:
+        outcome.unchanged += 1
+        return
+    _update(source, remote, fields, record, user, outcome, rewritten_series)
+
+
+def _fields(source, remote):
+    fields = dict(remote.fields)
+    if fields.get("description"):
+        # Filtered as an author's HTML whoever the import writes as: the source is not a trusted author.
+        fields["description"] = filter_post_html(fields["description"])
+    extra = [name for name in source.categories if name not in fields.get("categories", [])]
+    if extra:
+        fields["categories"] = [*fields.get("categories", []), *extra]
+    if remote.series_key:
+        fields.pop("recurrence", None)
+    return fields
+
+
+def _create(source, remote, fields, records, user, outcome, rewritten_series):
+    with one_unit():
+        if remote.series_key:
+            event = _occurrence(remote, records)
+            if event is None:
+                outcome.skipped += 1
+                outcome.note(remote.key[:200], _("its series, or this occurrence of it, is not in the calendar."))
+                return
+            update_event(event, user, fields, scope=recurrence.THIS)
+        else:
+            event = create_event(user, {**fields, "status": source.status})
+        record = ImportedRecord(source=source, remote_key=remote.key, event=event, content_hash=remote.content_hash)
+        record.written = local_values(_reloaded(event))
+        record.save()
+    records[remote.key] = record
+    if remote.series_key:
+        outcome.updated += 1
+    else:
+        outcome.created += 1
+        if fields.get("recurrence"):
+            rewritten_series.add(remote.key)
+
+
+def _update(source, remote, fields, record, user, outcome, rewritten_series):
+    event = record.event
+    if source.policy == ImportPolicy.KEEP_LOCAL:
+        fields = _without_local_edits(fields, record.written, local_values(event))
+    series_first = event.series_id is not None and event.series_id == event.pk
+    with one_unit():
+        if record.trashed_by_import:
+            event = restore_event(event, user)
+        if not remote.series_key and "recurrence" in fields and not fields["recurrence"] and event.series_id is None:
+            # Nothing to end: an ordinary event stays one.
+            fields.pop("recurrence")
+        scope = recurrence.THIS if remote.series_key else (recurrence.ALL if series_first else None)
+        update_event(event, user, fields, scope=scope)
+        event = _reloaded(event)
+        record.event = event
+        record.content_hash = remote.content_hash
+        record.trashed_by_import = False
+        record.written = local_values(event)
+        record.save()
+    outcome.updated += 1
+    if event.series_id is not None and not remote.series_key:
+        rewritten_series.add(remote.key)
+
+
+def _apply_linked(source, remote, record, records, user, outcome):
+    """A venue or organizer row: made (or found by name, as every write finds them), then updated as the source changes."""
+    if record is not None and (record.content_hash == remote.content_hash or source.policy == ImportPolicy.NEW_ONLY):
+        outcome.unchanged += 1
+        return
+    save = linked.save_venue if remote.kind == "venue" else linked.save_organizer
+    current = None if record is None else getattr(record, remote.kind)
+    with one_unit():
+        saved = save(remote.fields, user, instance=current)
+        record = record or ImportedRecord(source=source, remote_key=remote.key)
+        setattr(record, remote.kind, saved)
+        record.content_hash = remote.content_hash
+        record.save()
+    records[remote.key] = record
+    if current is None:
+        outcome.created += 1
+    else:
+        outcome.updated += 1
+
+
+def _cancel(source, remote, record, records, user, outcome):
+    """A cancelled event (or occurrence) to the trash; one never imported is not made only to be trashed."""
+    event = record.event if record is not None else _occurrence(remote, records) if remote.series_key else None
+    if event is None or event.status == PostStatus.TRASH:
+        if record is not None and record.trashed_by_import:
+            outcome.unchanged += 1
+        else:
+            outcome.skipped += 1
+        return
+    with one_unit():
+        _trash(event, user)
+        record = record or ImportedRecord(source=source, remote_key=remote.key, event=event)
+        record.content_hash = remote.content_hash
+        record.trashed_by_import = True
+        record.save()
+    records[remote.key] = record
+    outcome.trashed += 1
+
+
+def _trash(event, user):
+    in_series = event.series_id is not None
+    scope = recurrence.ALL if in_series and event.series_id == event.pk else recurrence.THIS if in_series else None
+    trash_event(event, user, scope=scope)
+
+
+def _trash_gone(source, records, seen, user, outcome):
+    """Events no longer in the source go to the trash; an edited occurrence no longer in it stays as it is."""
+    for key, record in records.items():
+        if key in seen or record.ignored or record.trashed_by_import or record.event_id is None:
+            continue
+        event = record.event
+        if event.status == PostStatus.TRASH:
+            continue
+        if event.series_id is not None and event.series_id != event.pk:
+            record.delete()
+            continue
+        try:
+            with one_unit():
+                _trash(event, user)
+                record.trashed_by_import = True
+                record.save(update_fields=["trashed_by_import", "last_imported"])
+        except DATABASE_FAULTS:
+            raise
+        except CalendarError as refusal:
+            outcome.errors += 1
+            outcome.note(key[:200], _refusal_text(refusal))
+            continue
+        outcome.trashed += 1
+
+
+def _occurrence(remote, records):
+    """The occurrence a RECURRENCE-ID names, in the series its master made."""
+    master = records.get(remote.series_key)
+    if master is None or master.event is None:
+        return None
+    series_id = master.event.series_id or master.event_id
+    return (
+        Event.objects.filter(series_id=series_id, occurrence_start=remote.occurrence_start.replace(tzinfo=dt.UTC))
+        .exclude(status=PostStatus.TRASH)
+        .first()
+    )
+
+
+def _reloaded(event):
+    return Event.objects.select_related("venue").get(pk=event.pk)
+
+
+# --- local edits ----------------------------------------------------------------------------------
+
+
+def local_values(event):
+    """What an editor could change of each field group, as comparable JSON."""
+    links = Event.terms.through.objects.filter(event_id=event.pk)
+    categories = sorted(links.filter(term__taxonomy=Taxonomy.CATEGORY).values_list("term_id", flat=True))
+    tags = sorted(links.filter(term__taxonomy=Taxonomy.TAG).values_list("term_id", flat=True))
+    series = None
+    if event.series_id is not None and event.series_id == event.pk:
+        found = Series.objects.filter(pk=event.pk).first()
+        series = [found.rules, found.dates, found.exclusions] if found is not None else None
+    return {
+        "title": event.title or "",
+        "description": event.description or "",
+        "schedule": [event.start_local.isoformat(), event.end_local.isoformat(), event.all_day, event.timezone_name],
+        "website": event.website or "",
+        "venue": event.venue_id,
+        "organizer": list(event.organizer_links.order_by("position").values_list("organizer_id", flat=True)),
+        "categories": categories,
+        "tags": tags,
+        "cost": event.cost,
+        "recurrence": series,
+    }
+
+
+def _without_local_edits(fields, written, now):
+    edited = {group for group, value in now.items() if group in written and written[group] != value}
+    dropped = {name for group in edited for name in FIELD_GROUPS[group]}
+    return {name: value for name, value in fields.items() if name not in dropped}

@@ -1,0 +1,147 @@
+"""One run of an import source: claimed so that two runs never interleave, read within its caps,
+written, and recorded in the source's history."""
+
+import datetime as dt
+import logging
+
+from django.contrib.auth import get_user_model
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from .. import roles
+from ..models import ImportKind, ImportRun, ImportSource
+from .apply import Outcome, apply_reading
+from .csv_source import looks_like_csv, read_csv
+from .fetch import Budget, SourceUnreadable, fetch
+from .ical import looks_like_ical, read_ical
+from .tribe import read_tribe, tribe_events_url
+
+logger = logging.getLogger(__name__)
+
+
+class RunUnderWay(Exception):
+    """Another run of the source holds its claim."""
+
+
+def claim(source, budget_seconds):
+    """Take the source for one run (until its time cap, plus a margin for its last write): False
+    when another run holds it."""
+    now = timezone.now()
+    until = now + dt.timedelta(seconds=budget_seconds + 60)
+    taken = ImportSource.objects.filter(Q(claimed_until__isnull=True) | Q(claimed_until__lt=now), pk=source.pk).update(
+        claimed_until=until
+    )
+    return bool(taken)
+
+
+def release(source):
+    ImportSource.objects.filter(pk=source.pk).update(claimed_until=None)
+
+
+def importing_user(source):
+    """Whose rights the run writes with: the source's owner, else the first administrator."""
+    if source.owner is not None and source.owner.is_active:
+        return source.owner
+    users = get_user_model().objects.filter(is_active=True).order_by("-is_superuser", "pk")
+    return next((user for user in users if roles.role_of(user) == roles.ADMINISTRATOR), None)
+
+
+def run_source(source, *, conditional=True):
+    """Run `source` once; the ImportRun recorded (its `failure` says why a source could not be read).
+    RunUnderWay when another run of it is under way."""
+    budget = Budget.for_run()
+    from ..conf import events_settings
+
+    if not claim(source, events_settings.IMPORT_SECONDS):
+        raise RunUnderWay(source.pk)
+    run = ImportRun(source=source, started=timezone.now())
+    outcome = Outcome()
+    try:
+        user = importing_user(source)
+        if user is None:
+            raise SourceUnreadable(_("No administrator to import as: give the source an owner."))
+        fetched = _first_fetch(source, budget, conditional)
+        if fetched.not_modified:
+            run.not_modified = True
+        else:
+            kind, reading = _read(source, fetched, budget)
+            outcome = apply_reading(source, reading, user, budget)
+            source.kind = kind
+            # Validators are kept only when everything was written: what failed is tried again next time.
+            clean = reading.complete and not outcome.errors
+            source.etag = fetched.etag if clean else ""
+            source.last_modified = fetched.last_modified if clean else ""
+    except SourceUnreadable as failure:
+        run.failure = str(failure)
+    finally:
+        run.finished = timezone.now()
+        for name in ("created", "updated", "trashed", "unchanged", "skipped", "errors"):
+            setattr(run, name, getattr(outcome, name))
+        run.messages = outcome.messages
+        run.save()
+        source.last_run = run.finished
+        source.next_run = (
+            run.finished + dt.timedelta(minutes=source.interval_minutes) if source.interval_minutes else None
+        )
+        source.claimed_until = None
+        source.save(update_fields=["kind", "etag", "last_modified", "last_run", "next_run", "claimed_until"])
+    return run
+
+
+def _location(source):
+    if source.url:
+        return source.url
+    if source.path:
+        return source.path
+    if source.file:
+        return source.file.path
+    raise SourceUnreadable(_("The source has neither a URL nor a file."))
+
+
+def _first_fetch(source, budget, conditional):
+    location = _location(source)
+    if source.kind == ImportKind.TRIBE:
+        location = tribe_events_url(location)
+    if conditional:
+        return fetch(location, budget, source.etag, source.last_modified)
+    return fetch(location, budget)
+
+
+def _read(source, fetched, budget):
+    """(kind, Reading) of what the source served: the kind it was found to be, else what it looks like."""
+    kind = source.kind
+    if not kind:
+        if looks_like_ical(fetched.body):
+            kind = ImportKind.ICAL
+        elif looks_like_csv(fetched):
+            kind = ImportKind.CSV
+        else:
+            kind = ImportKind.TRIBE
+    if kind == ImportKind.ICAL:
+        return kind, read_ical(fetched.body)
+    if kind == ImportKind.CSV:
+        return kind, read_csv(fetched.body)
+    return kind, read_tribe(fetched, budget)
+
+
+def due_sources(now=None):
+    now = now or timezone.now()
+    return ImportSource.objects.filter(active=True, interval_minutes__gt=0).filter(
+        Q(next_run__isnull=True) | Q(next_run__lte=now)
+    )
+
+
+def run_due_sources():
+    """Run every source whose interval has passed (the worker's refresh); how many ran, and how many failed."""
+    ran = failed = 0
+    for source in due_sources():
+        try:
+            run = run_source(source)
+        except RunUnderWay:
+            continue
+        ran += 1
+        if run.failure:
+            failed += 1
+            logger.warning("Import source %s could not be read: %s", source.pk, run.failure)
+    return {"imports_run": ran, "imports_failed": failed}
