@@ -25,7 +25,8 @@ def checked_url(url):
     return url
 
 
-def _checked(fields):
+def checked_fields(fields):
+    """`fields` as stored, or InvalidValue naming the first that is refused."""
     checked = dict(fields)
     if "url" in checked:
         checked["url"] = checked_url(checked["url"])
@@ -50,7 +51,7 @@ def _checked(fields):
 
 def save_source(fields, owner=None, source=None):
     """A new source (owned by `owner`) or `source` with the `fields` given; it runs at the worker's next look."""
-    fields = _checked(fields)
+    fields = checked_fields(fields)
     creating = source is None
     source = source or ImportSource(owner=owner)
     if "url" in fields and fields["url"] != source.url:
