@@ -10,6 +10,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from .. import roles
+from ..conf import events_settings
 from ..models import ImportKind, ImportRun, ImportSource
 from .apply import Outcome, apply_reading
 from .csv_source import looks_like_csv, read_csv
@@ -51,8 +52,6 @@ def run_source(source, *, conditional=True):
     """Run `source` once; the ImportRun recorded (its `failure` says why a source could not be read).
     RunUnderWay when another run of it is under way."""
     budget = Budget.for_run()
-    from ..conf import events_settings
-
     if not claim(source, events_settings.IMPORT_SECONDS):
         raise RunUnderWay(source.pk)
     run = ImportRun(source=source, started=timezone.now())
@@ -69,7 +68,7 @@ def run_source(source, *, conditional=True):
             outcome = apply_reading(source, reading, user, budget)
             source.kind = kind
             # Validators are kept only when everything was written: what failed is tried again next time.
-            clean = reading.complete and not outcome.errors
+            clean = reading.complete and not outcome.errors and kind != ImportKind.TRIBE
             source.etag = fetched.etag if clean else ""
             source.last_modified = fetched.last_modified if clean else ""
     except SourceUnreadable as failure:
@@ -103,6 +102,9 @@ def _first_fetch(source, budget, conditional):
     location = _location(source)
     if source.kind == ImportKind.TRIBE:
         location = tribe_events_url(location)
+        # Each page of a site's list has its own validator: an unchanged first page says nothing of
+        # the others, so a site is read whole each time (its unchanged events cost a digest each).
+        conditional = False
     if conditional:
         return fetch(location, budget, source.etag, source.last_modified)
     return fetch(location, budget)
