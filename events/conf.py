@@ -84,10 +84,10 @@ DEFAULTS = {
     "RECURRENCE_MAX_DATES": 200,
     "RECURRENCE_MAX_YEARS": 100,
     # Imports (docs/import.md): the most bytes read from a source (every page of a site together),
-    # the seconds one run may take from its first request to its last write, and the most events
-    # one run reads; past any of them the run stops, reports it, and trashes nothing.
+    # the seconds its reading may take (every request, every page, the parsing), and the most
+    # events one run reads; past any of them the run stops, reports it, and trashes nothing.
     "IMPORT_MAX_BYTES": 20 * 1024 * 1024,
-    "IMPORT_SECONDS": 300,
+    "IMPORT_SECONDS": 120,
     "IMPORT_MAX_ITEMS": 20000,
 }
 

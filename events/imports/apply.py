@@ -2,7 +2,10 @@
 the event services (so the store, the change log, webhooks and term counts follow), each in its own
 unit of work, and the counts of what was done."""
 
+import copy
 import datetime as dt
+import hashlib
+import json
 import logging
 from dataclasses import dataclass, field
 
@@ -10,10 +13,11 @@ from django.utils.translation import gettext as _
 
 from .. import changes
 from ..exceptions import DATABASE_FAULTS, CalendarError
-from ..kses import filter_post_html
+from ..kses import filter_post_html, filter_title_html
 from ..models import Event, ImportedRecord, ImportPolicy, PostStatus, Series, Taxonomy
 from ..services import linked, recurrence
 from ..services.events import create_event, restore_event, trash_event, update_event
+from ..services.terms import resolve_terms
 from .fetch import SourceUnreadable
 
 logger = logging.getLogger(__name__)
@@ -62,33 +66,116 @@ def one_unit():
     return changes.batch()
 
 
-def apply_reading(source, reading, user, budget=None):
-    """Write `reading` (items.Reading) for `source` with `user`'s rights; an Outcome of what was done."""
+def apply_reading(source, reading, user, still_running=None):
+    """Write `reading` (items.Reading) for `source` with `user`'s rights; an Outcome of what was done.
+
+    Events are written BATCH_SIZE at a time in one unit, so that the store renders and the change
+    log appends them together; a batch in which one event is refused is rolled back and written
+    again one event per unit, so the refused event alone is left out, whole. `still_running` is
+    called before each batch (the run renews its claim on the source there).
+    """
     outcome = Outcome(errors=len(reading.problems))
     for problem in reading.problems:
         outcome.note(_("skipped"), problem)
     records = {record.remote_key: record for record in source.records.select_related("event", "venue", "organizer")}
-    seen, rewritten_series = set(), set()
+    seen, state = set(), _RunState(source, user, records, outcome)
+    unique = []
     for remote in reading.events:
         if remote.key in seen:
             outcome.note(remote.key, _("given twice; the first one was imported."))
             outcome.skipped += 1
             continue
         seen.add(remote.key)
-        if budget is not None and budget.expired:
-            outcome.note(_("source"), _("The import took longer than its time limit: the rest was not written."))
-            reading.complete = False
-            break
-        try:
-            _apply_one(source, remote, records, user, outcome, rewritten_series)
-        except DATABASE_FAULTS:
-            raise
-        except (CalendarError, ValueError, SourceUnreadable) as refusal:
-            outcome.errors += 1
-            outcome.note(remote.key[:200], _refusal_text(refusal))
+        unique.append(remote)
+    for first in range(0, len(unique), BATCH_SIZE):
+        if still_running is not None:
+            still_running()
+        batch = unique[first : first + BATCH_SIZE]
+        if not _write_batch(state, batch):
+            for remote in batch:
+                _write_alone(state, remote)
     if reading.complete and source.policy != ImportPolicy.NEW_ONLY:
         _trash_gone(source, records, seen, user, outcome)
     return outcome
+
+
+BATCH_SIZE = 50
+REFUSALS = (CalendarError, ValueError, SourceUnreadable)
+
+
+@dataclass
+class _RunState:
+    source: object
+    user: object
+    records: dict
+    outcome: Outcome
+    rewritten_series: set = field(default_factory=set)
+    linked_records: object = None
+
+    def __post_init__(self):
+        self.linked_records = LinkedRecords(self.user)
+
+    def saved(self):
+        return (dict(self.records), set(self.rewritten_series), copy.copy(self.outcome), list(self.outcome.messages))
+
+    def restore(self, saved, keys):
+        """As before a rolled-back batch: its records read again, since the batch changed them in memory."""
+        records, self.rewritten_series, outcome, messages = saved
+        self.outcome.__dict__.update(outcome.__dict__)
+        self.outcome.messages = messages
+        self.records.clear()
+        self.records.update(records)
+        for key in keys:
+            self.records.pop(key, None)
+        found = self.source.records.filter(remote_key__in=keys).select_related("event", "venue", "organizer")
+        self.records.update({record.remote_key: record for record in found})
+        self.linked_records.forget()
+
+
+def _write_batch(state, batch):
+    """Write `batch` in one unit; False (nothing written, nothing counted) when one of it is refused."""
+    saved = state.saved()
+    try:
+        with one_unit():
+            for remote in batch:
+                _apply_one(
+                    state.source,
+                    remote,
+                    state.records,
+                    state.user,
+                    state.outcome,
+                    state.rewritten_series,
+                    state.linked_records,
+                )
+    except DATABASE_FAULTS:
+        state.restore(saved, [remote.key for remote in batch])
+        raise
+    except REFUSALS:
+        state.restore(saved, [remote.key for remote in batch])
+        return False
+    return True
+
+
+def _write_alone(state, remote):
+    try:
+        with one_unit():
+            _apply_one(
+                state.source,
+                remote,
+                state.records,
+                state.user,
+                state.outcome,
+                state.rewritten_series,
+                state.linked_records,
+            )
+    except DATABASE_FAULTS:
+        state.restore(state.saved(), [remote.key])
+        raise
+    except REFUSALS as refusal:
+        # What the failed write made was rolled back with it.
+        state.restore(state.saved(), [remote.key])
+        state.outcome.errors += 1
+        state.outcome.note(remote.key[:200], _refusal_text(refusal))
 
 
 def _refusal_text(refusal):
@@ -99,7 +186,7 @@ def _refusal_text(refusal):
     return str(reason or message or refusal)
 
 
-def _apply_one(source, remote, records, user, outcome, rewritten_series):
+def _apply_one(source, remote, records, user, outcome, rewritten_series, linked_records):
     record = records.get(remote.key)
     if remote.kind != "event":
         _apply_linked(source, remote, record, records, user, outcome)
@@ -119,23 +206,37 @@ def _apply_one(source, remote, records, user, outcome, rewritten_series):
         return
     fields = _fields(source, remote)
     if record is None:
-        _create(source, remote, fields, records, user, outcome, rewritten_series)
+        _create(source, remote, fields, records, user, outcome, rewritten_series, linked_records)
         return
     if source.policy == ImportPolicy.NEW_ONLY:
         outcome.skipped += 1
         return
     reapply = remote.series_key and remote.series_key in rewritten_series
-    if record.content_hash == remote.content_hash and not record.trashed_by_import and not reapply:
+    if record.content_hash == _digest(source, remote) and not record.trashed_by_import and not reapply:
         outcome.unchanged += 1
         return
-    _update(source, remote, fields, record, user, outcome, rewritten_series)
+    _update(source, remote, fields, record, user, outcome, rewritten_series, linked_records)
+
+
+def _author_html(fields):
+    """Texts filtered as an author's HTML whoever the import writes as: a source is not a trusted author."""
+    for name, html_filter in (
+        ("title", filter_title_html),
+        ("description", filter_post_html),
+        ("excerpt", filter_post_html),
+    ):
+        if fields.get(name):
+            fields[name] = html_filter(fields[name])
+    return fields
+
+
+def _digest(source, remote):
+    """What the source says of the record and what the source's own settings add to every record."""
+    return hashlib.sha256(f"{remote.content_hash}{json.dumps(source.categories)}".encode()).hexdigest()
 
 
 def _fields(source, remote):
-    fields = dict(remote.fields)
-    if fields.get("description"):
-        # Filtered as an author's HTML whoever the import writes as: the source is not a trusted author.
-        fields["description"] = filter_post_html(fields["description"])
+    fields = _author_html(dict(remote.fields))
     extra = [name for name in source.categories if name not in fields.get("categories", [])]
     if extra:
         fields["categories"] = [*fields.get("categories", []), *extra]
@@ -144,8 +245,9 @@ def _fields(source, remote):
     return fields
 
 
-def _create(source, remote, fields, records, user, outcome, rewritten_series):
+def _create(source, remote, fields, records, user, outcome, rewritten_series, linked_records):
     with one_unit():
+        fields = linked_records.resolved(fields)
         if remote.series_key:
             event = _occurrence(remote, records)
             if event is None:
@@ -155,7 +257,7 @@ def _create(source, remote, fields, records, user, outcome, rewritten_series):
             update_event(event, user, fields, scope=recurrence.THIS)
         else:
             event = create_event(user, {**fields, "status": source.status})
-        record = ImportedRecord(source=source, remote_key=remote.key, event=event, content_hash=remote.content_hash)
+        record = ImportedRecord(source=source, remote_key=remote.key, event=event, content_hash=_digest(source, remote))
         record.written = local_values(_reloaded(event))
         record.save()
     records[remote.key] = record
@@ -167,12 +269,13 @@ def _create(source, remote, fields, records, user, outcome, rewritten_series):
             rewritten_series.add(remote.key)
 
 
-def _update(source, remote, fields, record, user, outcome, rewritten_series):
+def _update(source, remote, fields, record, user, outcome, rewritten_series, linked_records):
     event = record.event
     if source.policy == ImportPolicy.KEEP_LOCAL:
         fields = _without_local_edits(fields, record.written, local_values(event))
     series_first = event.series_id is not None and event.series_id == event.pk
     with one_unit():
+        fields = linked_records.resolved(fields)
         if record.trashed_by_import:
             event = restore_event(event, user)
         if not remote.series_key and "recurrence" in fields and not fields["recurrence"] and event.series_id is None:
@@ -182,7 +285,7 @@ def _update(source, remote, fields, record, user, outcome, rewritten_series):
         update_event(event, user, fields, scope=scope)
         event = _reloaded(event)
         record.event = event
-        record.content_hash = remote.content_hash
+        record.content_hash = _digest(source, remote)
         record.trashed_by_import = False
         record.written = local_values(event)
         record.save()
@@ -193,22 +296,70 @@ def _update(source, remote, fields, record, user, outcome, rewritten_series):
 
 def _apply_linked(source, remote, record, records, user, outcome):
     """A venue or organizer row: made (or found by name, as every write finds them), then updated as the source changes."""
-    if record is not None and (record.content_hash == remote.content_hash or source.policy == ImportPolicy.NEW_ONLY):
+    if record is not None and (
+        record.content_hash == _digest(source, remote) or source.policy == ImportPolicy.NEW_ONLY
+    ):
         outcome.unchanged += 1
         return
     save = linked.save_venue if remote.kind == "venue" else linked.save_organizer
     current = None if record is None else getattr(record, remote.kind)
     with one_unit():
-        saved = save(remote.fields, user, instance=current)
+        saved = save(_author_html(dict(remote.fields)), user, instance=current)
         record = record or ImportedRecord(source=source, remote_key=remote.key)
         setattr(record, remote.kind, saved)
-        record.content_hash = remote.content_hash
+        record.content_hash = _digest(source, remote)
         record.save()
     records[remote.key] = record
     if current is None:
         outcome.created += 1
     else:
         outcome.updated += 1
+
+
+class LinkedRecords:
+    """The venues, organizers and terms a run has found or made, by what the source says of them:
+    each is written once per run, not once per event naming it (and its page and every event
+    showing it rendered again each time). Forgotten when a write fails, since its rollback may
+    have taken what it made."""
+
+    def __init__(self, user):
+        self.user = user
+        self.found = {}
+
+    def forget(self):
+        self.found.clear()
+
+    def _one(self, kind, value, save):
+        key = (kind, json.dumps(value, sort_keys=True, default=str))
+        if key not in self.found:
+            self.found[key] = save(value)
+        return self.found[key]
+
+    def resolved(self, fields):
+        fields = dict(fields)
+        if isinstance(fields.get("venue"), dict):
+            fields["venue"] = self._one("venue", fields["venue"], lambda value: linked.save_venue(value, self.user))
+        if fields.get("organizer"):
+            fields["organizer"] = [
+                self._one("organizer", value, lambda value: linked.save_organizer(value, self.user))
+                if isinstance(value, dict)
+                else value
+                for value in fields["organizer"]
+            ]
+        for name, taxonomy in (("categories", Taxonomy.CATEGORY), ("tags", Taxonomy.TAG)):
+            if fields.get(name):
+                fields[name] = [
+                    term
+                    for value in fields[name]
+                    for term in [self._one(name, value, lambda value, taxonomy=taxonomy: _term(value, taxonomy))]
+                    if term is not None
+                ]
+        return fields
+
+
+def _term(name, taxonomy):
+    found = resolve_terms([name], taxonomy)
+    return found[0] if found else None
 
 
 def _cancel(source, remote, record, records, user, outcome):
@@ -223,7 +374,7 @@ def _cancel(source, remote, record, records, user, outcome):
     with one_unit():
         _trash(event, user)
         record = record or ImportedRecord(source=source, remote_key=remote.key, event=event)
-        record.content_hash = remote.content_hash
+        record.content_hash = _digest(source, remote)
         record.trashed_by_import = True
         record.save()
     records[remote.key] = record

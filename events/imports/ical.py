@@ -17,6 +17,7 @@ from icalendar.timezone.windows_to_olson import WINDOWS_TO_OLSON
 from .. import dates
 from ..conf import events_settings
 from ..services.schedule import site_zone_name
+from .fetch import SourceUnreadable
 from .items import Reading, RemoteEvent
 
 ALL_DAY_START = dt.time(0, 0)
@@ -34,9 +35,7 @@ def read_ical(body):
     try:
         calendars = icalendar.Calendar.from_ical(body, multiple=True)
     except (ValueError, IndexError, KeyError, TypeError) as error:
-        reading.problem(_("file"), _("It is not an iCalendar file: %(reason)s") % {"reason": error})
-        reading.complete = False
-        return reading
+        raise SourceUnreadable(_("It is not an iCalendar file: %(reason)s") % {"reason": error}) from error
     for calendar in calendars:
         default_zone = _known_zone(str(calendar.get("X-WR-TIMEZONE", "")).strip()) or site_zone_name()
         for component in calendar.walk("VEVENT"):

@@ -25,15 +25,24 @@ class RunUnderWay(Exception):
     """Another run of the source holds its claim."""
 
 
-def claim(source, budget_seconds):
-    """Take the source for one run (until its time cap, plus a margin for its last write): False
-    when another run holds it."""
+# How long a claim holds without being renewed: past it, the run's process is taken for dead.
+CLAIM_SECONDS = 120
+
+
+def claim(source):
+    """Take the source for one run (its reading within IMPORT_SECONDS, then renewed before each
+    batch of writes): False when another run holds it."""
     now = timezone.now()
-    until = now + dt.timedelta(seconds=budget_seconds + 60)
+    until = now + dt.timedelta(seconds=events_settings.IMPORT_SECONDS + CLAIM_SECONDS)
     taken = ImportSource.objects.filter(Q(claimed_until__isnull=True) | Q(claimed_until__lt=now), pk=source.pk).update(
         claimed_until=until
     )
     return bool(taken)
+
+
+def renew_claim(source):
+    until = timezone.now() + dt.timedelta(seconds=CLAIM_SECONDS)
+    ImportSource.objects.filter(pk=source.pk).update(claimed_until=until)
 
 
 def release(source):
@@ -52,7 +61,7 @@ def run_source(source, *, conditional=True):
     """Run `source` once; the ImportRun recorded (its `failure` says why a source could not be read).
     RunUnderWay when another run of it is under way."""
     budget = Budget.for_run()
-    if not claim(source, events_settings.IMPORT_SECONDS):
+    if not claim(source):
         raise RunUnderWay(source.pk)
     run = ImportRun(source=source, started=timezone.now())
     outcome = Outcome()
@@ -65,7 +74,7 @@ def run_source(source, *, conditional=True):
             run.not_modified = True
         else:
             kind, reading = _read(source, fetched, budget)
-            outcome = apply_reading(source, reading, user, budget)
+            outcome = apply_reading(source, reading, user, still_running=lambda: renew_claim(source))
             source.kind = kind
             # Validators are kept only when everything was written: what failed is tried again next time.
             clean = reading.complete and not outcome.errors and kind != ImportKind.TRIBE
