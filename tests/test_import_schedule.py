@@ -63,7 +63,8 @@ def due(source):
     ImportSource.objects.filter(pk=source.pk).update(next_run=timezone.now() - dt.timedelta(seconds=1))
 
 
-@pytest.mark.django_db
+# The worker closes its connections after each look, as it does between two looks in production.
+@pytest.mark.django_db(transaction=True)
 def test_the_worker_refreshes_due_sources_with_their_validators(as_role, feed_url):
     admin = as_role("administrator")
     source = ImportSource.objects.create(url=feed_url, interval_minutes=60, owner=admin.user)
