@@ -138,3 +138,12 @@ def test_oversized_and_slow_sources_are_cut_off(as_role, hostile_server, path, r
         run_import(f"{hostile_server}{path}")
     assert time.monotonic() - started < 3
     assert not Event.objects.exists()
+
+
+def test_a_calendar_without_administrators_imports_as_an_account_that_cannot_sign_in(db, tmp_path):
+    path = tmp_path / "feed.ics"
+    path.write_text(FEED)
+    assert run_import(path).startswith("imported: 2 created")
+    owner = ImportSource.objects.get().owner
+    assert owner.username == "events-import" and not owner.has_usable_password() and not owner.is_staff
+    assert set(Event.objects.values_list("status", flat=True)) == {PostStatus.PUBLISH}

@@ -271,3 +271,25 @@ def test_own_feed_imported_into_an_empty_calendar_reproduces_it(admin_user, tmp_
     path.write_bytes(feed.content)
     assert run_import(path).startswith("imported: 2 created, 1 updated, 0 trashed")
     assert listed() == before
+
+
+def test_a_feed_read_in_part_trashes_nothing(admin_user, tmp_path):
+    path = write(tmp_path, GOOGLE_FEED)
+    run_import(path)
+    listed_before = listed()
+    # The last component never ends: the parser drops everything after it.
+    write(tmp_path, GOOGLE_FEED.replace("SUMMARY:Weekend trip\nEND:VEVENT", "SUMMARY:Weekend trip"))
+    summary = run_import(path)
+    assert " 0 trashed" in summary and summary.endswith("1 errors")
+    assert listed() == listed_before
+
+
+def test_an_error_page_in_place_of_the_feed_is_not_an_empty_calendar(admin_user, tmp_path):
+    from django.core.management.base import CommandError
+
+    path = write(tmp_path, GOOGLE_FEED)
+    run_import(path)
+    path.write_text("<html><body>Service unavailable</body></html>")
+    with pytest.raises(CommandError, match="no longer serves"):
+        run_import(path)
+    assert len(listed()) == 7

@@ -5,6 +5,7 @@ serves never shows them, and each draft is compared with the event it was read f
 """
 
 import datetime as dt
+import http.server
 import io
 
 import pytest
@@ -123,3 +124,54 @@ def test_private_addresses_are_refused_without_the_allow_list(as_role, live_serv
 
     with pytest.raises(CommandError, match="private or reserved"):
         run_import(live_server.url)
+
+
+class _PluginLikeSite(http.server.BaseHTTPRequestHandler):
+    """A site whose home page is missing and whose list links no next page, only counts them."""
+
+    def do_GET(self):
+        import json
+        import urllib.parse
+
+        parts = urllib.parse.urlsplit(self.path)
+        if parts.path != "/wp-json/tribe/events/v1/events":
+            self.send_response(404)
+            self.end_headers()
+            return
+        page = int(dict(urllib.parse.parse_qsl(parts.query)).get("page", "1"))
+        events = [
+            {
+                "id": 100 * page + number,
+                "title": f"Remote {page}-{number}",
+                "start_date": f"2027-05-{page:02d} 1{number}:00:00",
+                "end_date": f"2027-05-{page:02d} 1{number}:30:00",
+                "timezone": "Asia/Tokyo",
+                "all_day": False,
+                "categories": [{"name": "Remote"}],
+            }
+            for number in range(3)
+        ]
+        body = json.dumps({"events": events, "total": 6, "total_pages": 2}).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+
+def test_a_site_that_counts_its_pages_without_linking_them(as_role, loopback_allowed):
+    import threading
+    from http.server import ThreadingHTTPServer
+
+    as_role("administrator")
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _PluginLikeSite)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        summary = run_import(f"http://127.0.0.1:{server.server_port}/")
+    finally:
+        server.shutdown()
+    assert summary == "imported: 6 created, 0 updated, 0 trashed, 0 unchanged, 0 skipped, 0 errors"
+    event = Event.objects.get(title="Remote 2-1")
+    assert (event.timezone_name, event.start_local.strftime("%H:%M")) == ("Asia/Tokyo", "11:00")

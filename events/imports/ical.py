@@ -21,6 +21,7 @@ from .fetch import SourceUnreadable
 from .items import Reading, RemoteEvent
 
 ALL_DAY_START = dt.time(0, 0)
+_VEVENT_START = re.compile(rb"^BEGIN:VEVENT\s*$", re.IGNORECASE | re.MULTILINE)
 # Longer texts are cut: a title or a term name has no use for more.
 MAX_NAME_CHARACTERS = 200
 
@@ -32,13 +33,18 @@ def looks_like_ical(body):
 def read_ical(body):
     """The events of an iCalendar file; a component that cannot be read is skipped and reported."""
     reading = Reading()
+    if not looks_like_ical(body):
+        # An error page served with 200 is not an empty calendar: nothing has left the source.
+        raise SourceUnreadable(_("The source no longer serves an iCalendar file."))
     try:
         calendars = icalendar.Calendar.from_ical(body, multiple=True)
     except (ValueError, IndexError, KeyError, TypeError) as error:
         raise SourceUnreadable(_("It is not an iCalendar file: %(reason)s") % {"reason": error}) from error
+    components = 0
     for calendar in calendars:
         default_zone = _known_zone(str(calendar.get("X-WR-TIMEZONE", "")).strip()) or site_zone_name()
         for component in calendar.walk("VEVENT"):
+            components += 1
             where = str(component.get("UID", "")).strip()[:100] or _("an event without UID")
             try:
                 event = _remote_event(component, default_zone)
@@ -47,6 +53,15 @@ def read_ical(body):
                 continue
             if not reading.add(event):
                 break
+    written = len(_VEVENT_START.findall(body))
+    if components < written and reading.complete:
+        # The parser gives up silently on a component it cannot close: those events are unread,
+        # so the reading cannot say which events left the source.
+        reading.problem(
+            _("file"),
+            _("%(count)s events could not be read (a component is not closed).") % {"count": written - components},
+        )
+        reading.complete = False
     # Series first, so that their edited occurrences find them made.
     reading.events.sort(key=lambda event: bool(event.series_key))
     return reading

@@ -14,7 +14,7 @@ from ..conf import events_settings
 from ..models import ImportKind, ImportRun, ImportSource
 from .apply import Outcome, apply_reading
 from .csv_source import looks_like_csv, read_csv
-from .fetch import Budget, SourceUnreadable, fetch
+from .fetch import Budget, SourceUnreadable, fetch, is_url
 from .ical import looks_like_ical, read_ical
 from .tribe import read_tribe, tribe_events_url
 
@@ -55,6 +55,22 @@ def importing_user(source):
         return source.owner
     users = get_user_model().objects.filter(is_active=True).order_by("-is_superuser", "pk")
     return next((user for user in users if roles.role_of(user) == roles.ADMINISTRATOR), None)
+
+
+# The account the command imports as on a calendar that has no administrator yet.
+IMPORT_ACCOUNT = "events-import"
+
+
+def import_account():
+    """An administrator that cannot sign in (no usable password, no staff access), made the first
+    time a calendar without administrators imports from the command line."""
+    user, created = get_user_model().objects.get_or_create(
+        username=IMPORT_ACCOUNT, defaults={"is_superuser": True, "is_staff": False}
+    )
+    if created:
+        user.set_unusable_password()
+        user.save(update_fields=["password"])
+    return user
 
 
 def run_source(source, *, conditional=True):
@@ -114,9 +130,18 @@ def _first_fetch(source, budget, conditional):
         # Each page of a site's list has its own validator: an unchanged first page says nothing of
         # the others, so a site is read whole each time (its unchanged events cost a digest each).
         conditional = False
-    if conditional:
-        return fetch(location, budget, source.etag, source.last_modified)
-    return fetch(location, budget)
+    validators = (source.etag, source.last_modified) if conditional else ("", "")
+    try:
+        return fetch(location, budget, *validators)
+    except SourceUnreadable:
+        if source.kind or not is_url(location) or "/wp-json" in location:
+            raise
+        # A site's home page may answer an error where its API answers: its events list is tried before giving up.
+        try:
+            return fetch(tribe_events_url(location), budget, accept="application/json")
+        except SourceUnreadable:
+            pass
+        raise
 
 
 def _read(source, fetched, budget):

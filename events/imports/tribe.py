@@ -62,8 +62,11 @@ def read_tribe(fetched, budget):
         page = _json(fetch(url, budget, accept="application/json").body)
         if not (isinstance(page, dict) and isinstance(page.get("events"), list)):
             raise SourceUnreadable(_("The source is neither an iCalendar file, a CSV file nor an events site."))
+    else:
+        url = fetched.url
     reading = Reading()
-    visited = {fetched.url}
+    visited = {url}
+    current = url
     most_pages = events_settings.IMPORT_MAX_ITEMS // PER_PAGE + 2
     while True:
         for record in page["events"]:
@@ -77,7 +80,7 @@ def read_tribe(fetched, budget):
                 continue
             if not reading.add(event):
                 return reading
-        following = page.get("next_rest_url")
+        following = page.get("next_rest_url") or _numbered_page(current, page)
         if not following or not isinstance(following, str):
             return reading
         if following in visited or len(visited) >= most_pages:
@@ -85,6 +88,7 @@ def read_tribe(fetched, budget):
             reading.complete = False
             return reading
         visited.add(following)
+        current = following
         try:
             page = _json(fetch(following, budget, accept="application/json").body)
         except SourceUnreadable as failure:
@@ -95,6 +99,20 @@ def read_tribe(fetched, budget):
             reading.problem(_("source"), _("A page of the events list could not be read."))
             reading.complete = False
             return reading
+
+
+def _numbered_page(url, page):
+    """The next page by number, for a site that says how many pages there are but links none."""
+    total = page.get("total_pages")
+    if not isinstance(total, int):
+        return None
+    parts = urllib.parse.urlsplit(url)
+    query = dict(urllib.parse.parse_qsl(parts.query))
+    number = int(query.get("page", "1")) if str(query.get("page", "1")).isdigit() else 1
+    if number >= total:
+        return None
+    query["page"] = str(number + 1)
+    return urllib.parse.urlunsplit(parts._replace(query=urllib.parse.urlencode(query)))
 
 
 def _text(value):
