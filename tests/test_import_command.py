@@ -147,3 +147,17 @@ def test_a_calendar_without_administrators_imports_as_an_account_that_cannot_sig
     owner = ImportSource.objects.get().owner
     assert owner.username == "events-import" and not owner.has_usable_password() and not owner.is_staff
     assert set(Event.objects.values_list("status", flat=True)) == {PostStatus.PUBLISH}
+
+
+def test_the_history_keeps_the_latest_hundred_runs(feed):
+    from events.models import ImportRun
+
+    run_import(feed)
+    source = ImportSource.objects.get()
+    long_ago = timezone.now() - dt.timedelta(days=30)
+    ImportRun.objects.bulk_create(
+        ImportRun(source=source, started=long_ago + dt.timedelta(minutes=minute)) for minute in range(120)
+    )
+    run_import(feed)
+    assert ImportRun.objects.filter(source=source).count() == 100
+    assert ImportRun.objects.filter(source=source).order_by("-started").first().unchanged == 2

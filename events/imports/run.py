@@ -25,6 +25,8 @@ class RunUnderWay(Exception):
     """Another run of the source holds its claim."""
 
 
+# Runs kept in a source's history.
+HISTORY_RUNS = 100
 # How long a claim holds without being renewed: past it, the run's process is taken for dead.
 CLAIM_SECONDS = 120
 
@@ -104,6 +106,7 @@ def run_source(source, *, conditional=True):
             setattr(run, name, getattr(outcome, name))
         run.messages = outcome.messages
         run.save()
+        _prune_history(source)
         source.last_run = run.finished
         source.next_run = (
             run.finished + dt.timedelta(minutes=source.interval_minutes) if source.interval_minutes else None
@@ -111,6 +114,14 @@ def run_source(source, *, conditional=True):
         source.claimed_until = None
         source.save(update_fields=["kind", "etag", "last_modified", "last_run", "next_run", "claimed_until"])
     return run
+
+
+def _prune_history(source):
+    """Keep the latest HISTORY_RUNS runs of the source: a source refreshed hourly would otherwise grow without end."""
+    older = ImportRun.objects.filter(source=source).order_by("-started", "-id").values_list("pk", flat=True)
+    stale = list(older[HISTORY_RUNS:])
+    if stale:
+        ImportRun.objects.filter(pk__in=stale).delete()
 
 
 def _location(source):
