@@ -258,7 +258,7 @@ def _create(source, remote, fields, records, user, outcome, rewritten_series, li
         else:
             event = create_event(user, {**fields, "status": source.status})
         record = ImportedRecord(source=source, remote_key=remote.key, event=event, content_hash=_digest(source, remote))
-        record.written = local_values(_reloaded(event))
+        record.written = _written(source, event)
         record.save()
     records[remote.key] = record
     if remote.series_key:
@@ -287,7 +287,7 @@ def _update(source, remote, fields, record, user, outcome, rewritten_series, lin
         record.event = event
         record.content_hash = _digest(source, remote)
         record.trashed_by_import = False
-        record.written = local_values(event)
+        record.written = _written(source, event)
         record.save()
     outcome.updated += 1
     if event.series_id is not None and not remote.series_key:
@@ -430,6 +430,11 @@ def _reloaded(event):
 
 
 # --- local edits ----------------------------------------------------------------------------------
+
+
+def _written(source, event):
+    """The local values as this write left them, kept only where the policy compares them (keep_local)."""
+    return local_values(_reloaded(event)) if source.policy == ImportPolicy.KEEP_LOCAL else {}
 
 
 def local_values(event):
