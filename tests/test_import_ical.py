@@ -293,3 +293,14 @@ def test_an_error_page_in_place_of_the_feed_is_not_an_empty_calendar(admin_user,
     with pytest.raises(CommandError, match="no longer serves"):
         run_import(path)
     assert len(listed()) == 7
+
+
+def test_extra_dates_make_a_series_and_one_before_its_start_is_left_out(admin_user, tmp_path):
+    feed = (
+        "BEGIN:VCALENDAR\nVERSION:2.0\nBEGIN:VEVENT\nUID:dates\nDTSTART;TZID=Europe/Rome:20270601T180000\n"
+        "DTEND;TZID=Europe/Rome:20270601T190000\nRDATE;TZID=Europe/Rome:20270520T180000,20270610T180000\n"
+        "SUMMARY:Concert\nEND:VEVENT\nEND:VCALENDAR\n"
+    )
+    path = write(tmp_path, feed)
+    assert run_import(path).startswith("imported: 1 created")
+    assert [row[:2] for row in listed()] == [("Concert", "2027-06-01 18:00:00"), ("Concert", "2027-06-10 18:00:00")]

@@ -173,7 +173,8 @@ def _end(component, start_value, start, zone_name, all_day):
 
 def _recurrence(component, zone_name, start, all_day):
     rules = [_rule_text(rule) for rule in _as_list(component.get("RRULE"))]
-    extra = _moments(component.get("RDATE"), zone_name, start)
+    # A series starts at its DTSTART here (docs/recurrence.md): an RDATE before it has no place in it.
+    extra = [date for date in _moments(component.get("RDATE"), zone_name, start) if date > start]
     excluded = _moments(component.get("EXDATE"), zone_name, start)
     if not rules and not extra:
         return None
@@ -188,7 +189,7 @@ def _recurrence(component, zone_name, start, all_day):
         excluded = [dt.datetime.combine(date.date(), ALL_DAY_START) for date in excluded]
     return {
         "rules": rules,
-        "dates": sorted({dates.format_wp(date) for date in extra if date != start}),
+        "dates": sorted({dates.format_wp(date) for date in extra}),
         "exclusions": sorted({dates.format_wp(date) for date in excluded if date != start}),
     }
 
