@@ -74,3 +74,17 @@ def test_a_source_is_added_run_and_its_events_say_where_they_came_from(tmp_path)
     assert "Imported from" in change and "Town feed" in change and "u1" in change
     other = admin.get("/admin/events/event/add/").content.decode()
     assert "Imported from" not in other
+
+
+def test_an_uploaded_file_is_a_source():
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    admin = staff_client("administrator")
+    upload = SimpleUploadedFile("town.ics", FEED.encode(), content_type="text/calendar")
+    response = admin.post("/admin/events/importsource/add/", source_form(url="", interval_minutes="0", file=upload))
+    assert response.status_code == 302, response.context["adminform"].form.errors
+    source = ImportSource.objects.get()
+    admin.post("/admin/events/importsource/", {"action": "run_now", "_selected_action": [source.pk]})
+    source.refresh_from_db()
+    assert source.kind == "ical"
+    assert Event.objects.filter(title="Imported talk").exists()

@@ -28,8 +28,11 @@ def checked_url(url):
 def checked_fields(fields):
     """`fields` as stored, or InvalidValue naming the first that is refused."""
     checked = dict(fields)
-    if "url" in checked:
+    if checked.get("url"):
         checked["url"] = checked_url(checked["url"])
+    elif "url" in checked:
+        # No URL: the source is an uploaded file (save_source checks it has one).
+        checked["url"] = ""
     if "policy" in checked and checked["policy"] not in ImportPolicy.values:
         raise InvalidValue("policy")
     if "status" in checked and checked["status"] not in STATUSES:
