@@ -146,6 +146,13 @@ def parse_args(argv=None):
         default=os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"),
         help="the shared cache used with --read-cache (default: $REDIS_URL, else redis://127.0.0.1:6379/0)",
     )
+    parser.add_argument(
+        "--import-feed",
+        type=int,
+        default=0,
+        metavar="N",
+        help="also import an iCalendar feed of N events (drafts) twice and compare each event's cost with POST events",
+    )
     args = parser.parse_args(argv)
     try:
         args.concurrency = sorted({int(c) for c in args.concurrency.split(",") if c.strip()})
@@ -412,6 +419,66 @@ def new_title_body(n, scope=None):
 
 def new_series_title_body(n):
     return new_title_body(n, "all")
+
+
+def import_feed_text(n):
+    """An iCalendar feed of `n` events over the year after next, each what a `POST events` row
+    sends (a title, a start and an end) and a description, so that the two rows compare the same
+    writes."""
+    first_day = dt.date(dt.date.today().year + 2, 1, 1)
+    lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//bench//import//EN", "X-WR-TIMEZONE:Europe/Berlin"]
+    for number in range(n):
+        day = first_day + dt.timedelta(days=number % 365)
+        lines += [
+            "BEGIN:VEVENT",
+            f"UID:bench-{number}@feed.example",
+            f"DTSTART;TZID=Europe/Berlin:{day:%Y%m%d}T{10 + number % 8:02d}0000",
+            f"DTEND;TZID=Europe/Berlin:{day:%Y%m%d}T{11 + number % 8:02d}3000",
+            f"SUMMARY:Imported event {number}",
+            f"DESCRIPTION:Description of imported event {number}",
+            "END:VEVENT",
+        ]
+    lines.append("END:VCALENDAR")
+    return "\r\n".join(lines) + "\r\n"
+
+
+def measure_import(n):
+    """Seconds of a first import of a feed of `n` events, then of the same feed again (all
+    unchanged), written as drafts by the bench's editor (removed with the other bench writes)."""
+    from django.contrib.auth import get_user_model
+
+    from events.imports.run import run_source
+    from events.models import ImportSource
+
+    path = Path(tempfile.gettempdir()) / f"calendar-bench-feed-{os.getpid()}.ics"
+    path.write_text(import_feed_text(n))
+    editor = get_user_model().objects.get(username=BENCH_WRITER)
+    source = ImportSource.objects.create(path=str(path), status="draft", owner=editor, interval_minutes=0)
+    try:
+        timings = []
+        for _attempt in range(2):
+            started = time.perf_counter()
+            run = run_source(source, conditional=False)
+            timings.append((time.perf_counter() - started, run))
+    finally:
+        source.delete()
+        path.unlink(missing_ok=True)
+    return timings
+
+
+def print_import(n, timings, measurements):
+    (first, first_run), (again, again_run) = timings
+    create = next(
+        (m for m in measurements if m.endpoint == f"POST events [{APP_PASSWORD}]" and m.concurrency == 1), None
+    )
+    print()
+    print(f"{'import (iCalendar feed)':<42} {'events':>7} {'seconds':>8} {'ms/event':>9} {'vs POST events p50':>19}")
+    for label, seconds, run in (("first import", first, first_run), ("again, unchanged", again, again_run)):
+        per_event = seconds * 1000 / n
+        ratio = f"{per_event / create.p50_ms * 100:.0f}%" if create and create.p50_ms else "-"
+        print(f"{label:<42} {n:>7} {seconds:>8.1f} {per_event:>9.2f} {ratio:>19}")
+        if run.failure or run.errors:
+            print(f"  (the run reported: {run.failure or run.messages[:3]})")
 
 
 def remove_bench_writes(log_end):
@@ -1213,6 +1280,9 @@ def main(argv=None):
                 measurements.append(measured)
         query_rows = list_query_counts(server.port, endpoints)
         write_rows = write_query_counts(server.port, endpoints)
+        if args.import_feed > 0:
+            print(f"importing a feed of {args.import_feed} events ...", flush=True)
+            import_timings = measure_import(args.import_feed)
     finally:
         if writer is not None:
             writer.__exit__(None, None, None)
@@ -1229,6 +1299,8 @@ def main(argv=None):
     print_table(measurements)
     print_list_queries(query_rows)
     print_write_queries(write_rows)
+    if args.import_feed > 0:
+        print_import(args.import_feed, import_timings, measurements)
     if args.json_path:
         payload = {
             "date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
@@ -1244,6 +1316,7 @@ def main(argv=None):
             "measurements": [{**asdict(m), "rps": m.rps} for m in measurements],
             "list_queries": {name: [q for _, q in counts] for name, counts in query_rows},
             "write_queries": {name: {"statements": row[1], "log_inserts": row[2]} for name, row in write_rows},
+            "import_seconds": [seconds for seconds, _run in import_timings] if args.import_feed > 0 else None,
         }
         Path(args.json_path).write_text(json.dumps(payload, indent=2))
     return 0

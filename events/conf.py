@@ -88,6 +88,12 @@ DEFAULTS = {
     # "categories", "tags"), as a dotted path: a site's subclass of the app's FilterSet adds filters
     # to the API list, its namespace index and its OpenAPI document (docs/install.md).
     "FILTERSETS": {},
+    # Imports (docs/import.md): the most bytes read from a source (every page of a site together),
+    # the seconds its reading may take (every request, every page, the parsing), and the most
+    # events one run reads; past any of them the run stops, reports it, and trashes nothing.
+    "IMPORT_MAX_BYTES": 20 * 1024 * 1024,
+    "IMPORT_SECONDS": 120,
+    "IMPORT_MAX_ITEMS": 20000,
 }
 
 

@@ -259,7 +259,17 @@ def test_the_feed_is_documented_in_its_namespace_document_and_on_the_api_page(ap
     operation = document["paths"]["/changes"]["get"]
     assert {parameter["name"] for parameter in operation["parameters"]} == {"since", "per_page", "wpml_language"}
     assert set(operation["responses"]) == {"200", "400", "410"}
-    assert set(document["paths"]) == {"/changes", "/webhooks", "/webhooks/{id}", "/webhooks/{id}/deliveries"}
+    assert set(document["paths"]) == {
+        "/changes",
+        "/webhooks",
+        "/webhooks/{id}",
+        "/webhooks/{id}/deliveries",
+        "/imports",
+        "/imports/{id}",
+        "/imports/{id}/runs",
+        "/imports/{id}/run",
+        "/imports/events/{id}",
+    }
     assert set(document["paths"]["/webhooks/{id}"]) == {"get", "post", "put", "patch", "delete"}
     assert document["servers"] == [{"url": "http://testserver/wp-json/events-calendar/v1/"}]
     validate_openapi(document)

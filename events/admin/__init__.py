@@ -8,7 +8,7 @@ from django.contrib.admin import AdminSite
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import gettext_noop
 
-from . import application_passwords, events, images, organizers, terms, venues, webhooks  # noqa: F401  (registers the pages)
+from . import application_passwords, events, images, imports, organizers, terms, venues, webhooks  # noqa: F401  (registers the pages)
 from .login import AdminLoginForm
 
 # Editors work in the calendar's admin, not "Django administration"; a site that named its admin

@@ -20,6 +20,7 @@ from django.utils.translation import gettext_lazy as _
 from .. import roles
 from ..cost import CostInput, parse_cost_input
 from ..exceptions import InvalidValue
+from ..imports.sources import origin_of
 from ..models import Category, Event, EventOrganizer, PostStatus, Tag, Taxonomy
 from ..services.deletion import delete_events
 from ..services.events import FLAGS, create_event, update_event
@@ -27,6 +28,7 @@ from ..services.schedule import site_zone_name, wall_clock
 from .actions import duplicate_as_draft, restore_from_trash
 from .actions import move_to_trash as trash_selected
 from .filters import AuthorListFilter, CategoryListFilter, EventTimeListFilter
+from .imports import imported_from_text
 from .linked import give_awaiting_records_the_event_status
 from .posts import PostAdmin, PostAdminForm
 from .recurrence import FORM_FIELDS as REPEAT_FIELDS
@@ -383,8 +385,17 @@ class EventAdmin(SortableAdminBase, PostAdmin):
             context["recurrence_preview_parameters"] = " ".join(PREVIEW_PARAMETERS)
         return super().render_change_form(request, context, add, change, form_url, obj)
 
+    def get_readonly_fields(self, request, obj=None):
+        return [*super().get_readonly_fields(request, obj), "imported_from"]
+
+    @admin.display(description=_("Imported from"))
+    def imported_from(self, event):
+        return imported_from_text(event)
+
     def get_fieldsets(self, request, obj=None):
         fieldsets = super().get_fieldsets(request, obj)
+        if obj is not None and origin_of(obj) is not None:
+            fieldsets = (*fieldsets, (_("Imported from"), {"fields": ("imported_from",)}))
         if obj is None or obj.series_id is None:
             return fieldsets
         if obj.series_id == obj.pk:

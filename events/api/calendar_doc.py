@@ -32,6 +32,24 @@ DESCRIPTIONS = {
     (f"/webhooks/{ID}/deliveries", "deliveries"): _(
         "Its latest deliveries: webhook-id, change, status, attempts, the receiver's last HTTP status, times."
     ),
+    ("/imports", "list"): _("The import sources: iCalendar feeds, events sites and CSV files (administrators only)."),
+    ("/imports", "create"): _(
+        "Import from `url` (an iCalendar feed or a site serving tribe/events/v1, found out at the first run) with "
+        "a `policy` (overwrite, keep_local or new_only), the `status` of new events, `categories` for all of them, "
+        "and a refresh every `interval_minutes`."
+    ),
+    (f"/imports/{ID}", "retrieve"): _("One import source."),
+    (f"/imports/{ID}", "update"): _("Change its URL, name, policy, status, categories, interval or `active`."),
+    (f"/imports/{ID}", "destroy"): _("Delete the source and its history; the events it imported stay."),
+    (f"/imports/{ID}/runs", "runs"): _(
+        "Its latest runs: when, how many events were created, updated, trashed, unchanged, skipped, the errors."
+    ),
+    (f"/imports/{ID}/run", "run"): _(
+        "Run it now and answer what the run did (409 while another run of it is under way)."
+    ),
+    (f"/imports/events/{ID}", "origin"): _(
+        "Where the event came from: its source, its identity there, when it was first and last imported."
+    ),
 }
 
 CHANGE_SCHEMA = {
@@ -92,12 +110,24 @@ WEBHOOK_ANSWERS = {
 }
 
 
+IMPORT_ANSWERS = {
+    "200": {"description": _("The import source, its runs, or the list asked for.")},
+    "400": _("A parameter is invalid: a URL that is not http(s), an unknown policy or status, too short an interval."),
+    "401": _("Not signed in."),
+    "403": _("Only administrators manage imports."),
+    "404": _("There is no import source (or imported event) with this ID."),
+    "409": _("A run of this source is under way."),
+}
+
+
 def _responses(route, action):
     answers = {}
-    given = RESPONSES.get((route.pattern, action), WEBHOOK_ANSWERS)
+    imports = route.pattern.startswith("/imports")
+    given = RESPONSES.get((route.pattern, action), IMPORT_ANSWERS if imports else WEBHOOK_ANSWERS)
     if action == "create":
         # A new webhook is 201 Created, the answer that carries its secret.
-        given = {"201": {"description": _("The new webhook, with its secret.")}, **given}
+        created = _("The new import source.") if imports else _("The new webhook, with its secret.")
+        given = {"201": {"description": created}, **given}
         given.pop("200", None)
     for status, answer in given.items():
         if isinstance(answer, dict):

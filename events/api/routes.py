@@ -137,6 +137,28 @@ CALENDAR_ROUTES = (
         (Endpoint(("GET",), "deliveries"),),
         CALENDAR_NAMESPACE,
     ),
+    Route(
+        "/imports",
+        f"{VIEWS}.imports.ImportViewSet",
+        (Endpoint(("GET",), "list"), Endpoint(("POST",), "create")),
+        CALENDAR_NAMESPACE,
+    ),
+    Route(
+        f"/imports/{ID}",
+        f"{VIEWS}.imports.ImportViewSet",
+        (
+            Endpoint(("GET",), "retrieve"),
+            Endpoint(UPDATE_METHODS, "update"),
+            Endpoint(("DELETE",), "destroy"),
+        ),
+        CALENDAR_NAMESPACE,
+    ),
+    Route(f"/imports/{ID}/runs", f"{VIEWS}.imports.ImportViewSet", (Endpoint(("GET",), "runs"),), CALENDAR_NAMESPACE),
+    Route(f"/imports/{ID}/run", f"{VIEWS}.imports.ImportViewSet", (Endpoint(("POST",), "run"),), CALENDAR_NAMESPACE),
+    # Where an event came from: beside the v1 record, which stays the plugin's.
+    Route(
+        f"/imports/events/{ID}", f"{VIEWS}.imports.ImportViewSet", (Endpoint(("GET",), "origin"),), CALENDAR_NAMESPACE
+    ),
 )
 
 

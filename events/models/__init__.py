@@ -6,6 +6,7 @@ from .change import ChangeAction, ChangeEntry, ChangeKind
 from .event import Event, EventOrganizer, link_prefetches, links_prefetched
 from .idempotency import IdempotentRequest
 from .identity import PostIdentity, PostKind
+from .imports import ImportedRecord, ImportKind, ImportPolicy, ImportRun, ImportSource
 from .organizer import Organizer
 from .rendering import RenderedRecord
 from .series import Series
@@ -25,6 +26,11 @@ __all__ = [
     "Event",
     "EventOrganizer",
     "IdempotentRequest",
+    "ImportedRecord",
+    "ImportKind",
+    "ImportPolicy",
+    "ImportRun",
+    "ImportSource",
     "Organizer",
     "PostIdentity",
     "PostKind",
