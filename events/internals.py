@@ -134,3 +134,26 @@ def forget_connection(connection):
     if connection.closed_in_transaction:
         connection.in_atomic_block = False
         connection.connection = None
+
+
+def transaction_block(connection):
+    """The outermost atomic block on `connection` that is not a test case's: the block whose exit
+    commits the running transaction (None outside one).
+
+    Django keeps the open blocks in `connection.atomic_blocks` and marks those its TestCase opens
+    around each test with `Atomic._from_testcase` (which it reads itself for `durable`); there is no
+    public way to tell which block's end is the commit.
+    """
+    return next((block for block in connection.atomic_blocks if not getattr(block, "_from_testcase", False)), None)
+
+
+def atomic_block_open(connection, block):
+    """Whether `block` (from transaction_block) is still open on `connection`: in `atomic_blocks`."""
+    return block is not None and any(open_block is block for open_block in connection.atomic_blocks)
+
+
+def open_savepoints(connection):
+    """The savepoints open on `connection`, outermost first, as a tuple: they name the savepoint
+    level a write is made at. Django keeps them as `connection.savepoint_ids`; it has no public way
+    to read them."""
+    return tuple(connection.savepoint_ids)

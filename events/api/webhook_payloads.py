@@ -42,7 +42,7 @@ def visitor_request():
 
 
 def visitor_records(deliveries):
-    from .views.changes import records_for
+    from .views.feed import records_for
 
     with translation.override(settings.LANGUAGE_CODE):
         return records_for(visitor_request(), deliveries)

@@ -5,8 +5,8 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from ..changes import AnnouncedUpdates
 from .identity import PostKind, SharedIdModel
+from .updates import AnnouncedUpdates
 
 
 class Attachment(SharedIdModel):
