@@ -154,6 +154,7 @@ def atomic_block_open(connection, block):
 
 def open_savepoints(connection):
     """The savepoints open on `connection`, outermost first, as a tuple: they name the savepoint
-    level a write is made at. Django keeps them as `connection.savepoint_ids`; it has no public way
-    to read them."""
-    return tuple(connection.savepoint_ids)
+    level a write is made at. Django keeps them as `connection.savepoint_ids`, with None for a block
+    opened with `savepoint=False` (which has no savepoint of its own to roll back to); it has no
+    public way to read them."""
+    return tuple(savepoint for savepoint in connection.savepoint_ids if savepoint is not None)

@@ -108,9 +108,6 @@ class UnitOfWork:
 
     # --- recording: what services and the receivers call --------------------------------------------
 
-    def created(self, instance):
-        self.saved(instance, created=True)
-
     def saved(self, instance, created=False, update_fields=None):
         """A per-record save of `instance` (an event, venue, organizer, term or image)."""
         model = _source_model(type(instance))
@@ -153,6 +150,7 @@ class UnitOfWork:
             self._descendants_changed([instance.pk])
 
     def deleted(self, instance):
+        """A per-record deletion of `instance`."""
         model = _source_model(type(instance))
         if model is Attachment:
             self._changed(Attachment, [instance.pk], DELETED)

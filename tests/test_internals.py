@@ -58,6 +58,8 @@ def test_the_transaction_s_own_block_is_told_from_a_test_case_s_and_its_savepoin
             with transaction.atomic():
                 assert transaction_block(connection) is block
                 assert len(open_savepoints(connection)) == 2
+                with transaction.atomic(savepoint=False):
+                    assert len(open_savepoints(connection)) == 2
         assert not atomic_block_open(connection, block)
     finally:
         TestCase._rollback_atomics(test_blocks)
