@@ -19,11 +19,14 @@ still inside its transaction, in this order:
 What a write did is recorded two ways. Per-record ORM writes (save, delete, the `terms` links) are
 learnt from Django's model signals by the receivers at the end of this module, connected once by
 `connect_receivers()`; bulk writes record themselves: `work.made(Model, records)` after a
-bulk_create, `work.changed(Model, ids, fields)` after bulk link writes or raw SQL, and the calendar's
-querysets (models.AnnouncedUpdates) call `current(using).changed(...)` in their `update()`.
+bulk_create, `work.links_changed(event_ids, term_ids)` after bulk link writes,
+`work.changed(Model, ids, fields)` after raw SQL, and the calendar's querysets
+(models.AnnouncedUpdates) call `current(using).changed(...)` in their `update()`.
 A unit opened inside another joins it as a savepoint layer: when the layer raises, its records go
 with its savepoint; when it ends, they join the enclosing unit, finished once at the outermost end
-(an admin bulk action is one unit around several service writes).
+(an admin bulk action is one unit around several service writes). A part of a write that may fail
+and be caught while the write goes on is such a layer, not a bare `transaction.atomic()`, whose
+rollback the unit would not see.
 
 The state is the transaction's, kept on its connection object (`connections[using]`): no
 thread-local carries it.
@@ -39,7 +42,6 @@ queryset that is not the calendar's, raw SQL) are not seen: follow them with `wo
 (docs/install.md, "Writing from your own code").
 """
 
-import logging
 from contextlib import contextmanager
 
 from django.contrib.auth import get_user_model
@@ -66,8 +68,6 @@ from .internals import atomic_block_open, commit_hooks, open_savepoints, transac
 from .models import Attachment, Category, ChangeKind, Event, EventOrganizer, Organizer, PostStatus, Tag, Term, Venue
 from .notifications import wake_if_subscribed
 from .read_cache_version import retire_cached_reads
-
-logger = logging.getLogger("events.pipeline")
 
 POSTS = (Event, Venue, Organizer)
 # The change-log kind of each source model (a term's is its taxonomy's, TERM when only its ID is known).
@@ -163,21 +163,8 @@ class UnitOfWork:
         """After a bulk write to these records of `model` (a queryset update, bulk link writes, raw
         SQL); `fields`: the names of the fields written, or None when not known."""
         ids = [record_id for record_id in ids if record_id is not None]
-        model = _source_model(model)
-        if not ids:
-            pass
-        elif model is Attachment:
-            self._changed(Attachment, ids, UPDATED, shown=True)
-            self._holders_changed(ids)
-        else:
-            # A stored count follows the events' statuses (a derived number): the term's own record
-            # says it, and the events that embed the term are not each told (docs/decisions.md).
-            count_only = fields is not None and set(fields) <= {"count"}
-            self._changed(model, ids, UPDATED, field_languages(model, fields), shown=not count_only)
-            if model is Term and (fields is None or {"slug", "parent", "parent_id"} & set(fields)):
-                self._descendants_changed(ids)
-            if model is Event and (fields is None or "status" in fields):
-                self.events_restatused.update(ids)
+        if ids:
+            self._bulk_changed(_source_model(model), ids, fields)
         self._recorded()
 
     def made(self, model, records):
@@ -201,9 +188,11 @@ class UnitOfWork:
 
     def links_changed(self, event_ids, term_ids=()):
         """After bulk writes of these events' links (organizers, or terms: then `term_ids`, the
-        terms linked and unlinked, are recounted)."""
+        terms linked and unlinked, are recounted). The links are the events' own: their text and
+        status stay."""
         self.term_ids.update(term_ids)
-        self.changed(Event, event_ids)
+        self._changed(Event, list(event_ids), UPDATED)
+        self._recorded()
 
     def terms_to_recount(self, term_ids):
         """Recount these terms when the unit finishes (a link to them appeared or went)."""
@@ -215,6 +204,20 @@ class UnitOfWork:
         self.every_term = True
 
     # --- what a write changes ---------------------------------------------------------------------
+
+    def _bulk_changed(self, model, ids, fields):
+        if model is Attachment:
+            self._changed(Attachment, ids, UPDATED, shown=True)
+            self._holders_changed(ids)
+            return
+        # A stored count follows the events' statuses (a derived number): the term's own record
+        # says it, and the events that embed the term are not each told (docs/decisions.md).
+        count_only = fields is not None and set(fields) <= {"count"}
+        self._changed(model, ids, UPDATED, field_languages(model, fields), shown=not count_only)
+        if model is Term and (fields is None or {"slug", "parent", "parent_id"} & set(fields)):
+            self._descendants_changed(ids)
+        if model is Event and (fields is None or "status" in fields):
+            self.events_restatused.update(ids)
 
     def _changed(self, model, ids, action, languages=NONE, shown=False, kind=None):
         """These records of `model` changed: the store drops their rows now (rendered again when the
@@ -248,7 +251,8 @@ class UnitOfWork:
         self._changed(Term, Term.descendant_ids(term_ids, self.using), UPDATED)
 
     def _recorded(self):
-        """The fallback keeps counts and the read cache true at once; alone, it finishes now."""
+        """After each record: the fallback keeps counts and the read cache true at once (no unit's
+        end will); alone (autocommit), the write is committed already and finishes now."""
         if not self.fallback:
             return
         self._recount_terms()
