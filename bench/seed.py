@@ -557,7 +557,8 @@ def seed_series(count, progress=None):
 
 def seed_change_log(now=None):
     """One `created` entry per seeded record, in ID order, as the log of a calendar whose records
-    were all written through the service would hold (bulk seeding sends no signal)."""
+    were all written through the service would hold (bulk seeding records none of them). It
+    replaces what the seeding's unit of work logged itself (its terms' recounted counts)."""
     from events.models import ChangeAction, ChangeEntry, ChangeKind
 
     now = now or timezone.now()
@@ -569,6 +570,7 @@ def seed_change_log(now=None):
         (ChangeKind.EVENT, Event.objects.all()),
     ]
     with transaction.atomic():
+        ChangeEntry.objects.all().delete()
         for kind, records in kinds:
             ids = records.order_by("id").values_list("id", flat=True).iterator(chunk_size=BATCH_SIZE)
             batch = []
