@@ -42,6 +42,7 @@ queryset that is not the calendar's, raw SQL) are not seen: follow them with `wo
 (docs/install.md, "Writing from your own code").
 """
 
+import logging
 from contextlib import contextmanager
 
 from django.contrib.auth import get_user_model
@@ -68,6 +69,8 @@ from .internals import atomic_block_open, commit_hooks, open_savepoints, transac
 from .models import Attachment, Category, ChangeKind, Event, EventOrganizer, Organizer, PostStatus, Tag, Term, Venue
 from .notifications import wake_if_subscribed
 from .read_cache_version import retire_cached_reads
+
+logger = logging.getLogger("events.pipeline")
 
 POSTS = (Event, Venue, Organizer)
 # The change-log kind of each source model (a term's is its taxonomy's, TERM when only its ID is known).
@@ -317,7 +320,15 @@ class UnitOfWork:
     def _render_stale(self):
         while self.stale:
             kind, ids = self.stale.popitem()
-            store.render(kind, ids, self.using, delete_first=False)
+            if not self.fallback:
+                store.render(kind, ids, self.using, delete_first=False)
+                continue
+            # After a commit: a failure must not report the committed write failed, nor keep its
+            # entries from the log. The rows stay missing; the next read renders and stores them.
+            try:
+                store.render(kind, ids, self.using, delete_first=False)
+            except Exception:  # noqa: BLE001 - the render's own savepoint has rolled back
+                logger.warning("The store could not render %s records after a commit.", kind, exc_info=True)
 
     def _append_to_log(self, logged):
         actions, languages = self.actions, self.languages
@@ -402,9 +413,13 @@ class _Layer:
 
 
 def _finish_committed(work):
-    """Finish the fallback's unit of a committed write, in a short transaction of its own."""
-    with transaction.atomic(using=work.using):
-        work.finish()
+    """Finish the fallback's unit of a committed write, in a short transaction of its own. The write
+    has committed: a failure here is logged, never reported as the write's."""
+    try:
+        with transaction.atomic(using=work.using):
+            work.finish()
+    except Exception:  # noqa: BLE001 - see above
+        logger.exception("What a committed write sets off could not be finished.")
 
 
 def _live_layers(connection):
@@ -423,8 +438,7 @@ def _layer(connection, using):
         if layer.block is block and layer.savepoints == savepoints:
             return layer
     layer = _Layer(using, block, savepoints)
-    # Robust: the write has committed, so a failure here must not report it failed; it is logged.
-    transaction.on_commit(layer, using=using, robust=True)
+    transaction.on_commit(layer, using=using)
     layers.append(layer)
     return layer
 
