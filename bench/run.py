@@ -1202,10 +1202,12 @@ def main(argv=None):
     check_memory_names(args.without_memory)
     calendar = prepare_calendar(args.events, args.reuse, args.series_share)
     if args.read_cache > 0:
-        from events.api import read_cache
+        from django.db import DEFAULT_DB_ALIAS
 
-        # Seeding writes in bulk, which sends no signal: start from a fresh calendar version.
-        read_cache.invalidate()
+        from events.read_cache_version import retire_cached_reads
+
+        # A calendar reused from an earlier run: start from a fresh calendar version.
+        retire_cached_reads(DEFAULT_DB_ALIAS)
     signed = signers()
     endpoints = endpoints_for(calendar, signed)
     if args.keep_alive_spread and not args.endpoints:

@@ -9,6 +9,8 @@ import re
 from dataclasses import dataclass
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
+from django.utils import timezone
+
 _UTC = dt.UTC
 _EPOCH = dt.datetime(1970, 1, 1, tzinfo=_UTC)
 _ONE_DAY = dt.timedelta(days=1)
@@ -376,3 +378,21 @@ def day_start(d: dt.date, cutoff: dt.time = dt.time(0, 0)) -> dt.datetime:
 def day_end(d: dt.date, cutoff: dt.time = dt.time(0, 0)) -> dt.datetime:
     """Last second (hh:mm:59 before the next cut-off) of calendar day `d`, as naive wall-clock time."""
     return day_start(d, cutoff) + _ONE_DAY - _ONE_SECOND
+
+
+# --- an event's zone and its stored wall clocks -------------------------------------------------
+
+
+def site_zone_name():
+    """The site's zone (settings.TIME_ZONE): an event without a zone of its own is in it."""
+    return timezone.get_default_timezone_name()
+
+
+def zone_for(event_zone_name):
+    """The event's zone, or the site zone when the event has none stored."""
+    return zone_from_name(event_zone_name or site_zone_name())
+
+
+def wall_clock(stored):
+    """The naive wall-clock time kept in a `*_local` column."""
+    return stored.astimezone(dt.UTC).replace(tzinfo=None)

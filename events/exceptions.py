@@ -132,6 +132,12 @@ class InTrash(RecordRefusal):
     }
 
 
+class ReadCacheUnavailable(CalendarError):
+    """A write could not retire the shared read cache's answers, so it wrote nothing."""
+
+    message = _("The calendar's shared cache is not available right now, so nothing was written. Try again shortly.")
+
+
 class CursorExpired(CalendarError):
     """A changes-feed cursor older than the change log keeps: entries after it may be gone."""
 

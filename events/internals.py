@@ -167,3 +167,27 @@ def redis_connection_pool(backend):
     and keeps it, which makes a hit's lookup several times faster (events/api/read_cache.py).
     """
     return backend.get_client(None).connection_pool
+
+
+def transaction_block(connection):
+    """The outermost atomic block on `connection` that is not a test case's: the block whose exit
+    commits the running transaction (None outside one).
+
+    Django keeps the open blocks in `connection.atomic_blocks` and marks those its TestCase opens
+    around each test with `Atomic._from_testcase` (which it reads itself for `durable`); there is no
+    public way to tell which block's end is the commit.
+    """
+    return next((block for block in connection.atomic_blocks if not getattr(block, "_from_testcase", False)), None)
+
+
+def atomic_block_open(connection, block):
+    """Whether `block` (from transaction_block) is still open on `connection`: in `atomic_blocks`."""
+    return block is not None and any(open_block is block for open_block in connection.atomic_blocks)
+
+
+def open_savepoints(connection):
+    """The savepoints open on `connection`, outermost first, as a tuple: they name the savepoint
+    level a write is made at. Django keeps them as `connection.savepoint_ids`, with None for a block
+    opened with `savepoint=False` (which has no savepoint of its own to roll back to); it has no
+    public way to read them."""
+    return tuple(savepoint for savepoint in connection.savepoint_ids if savepoint is not None)

@@ -7,6 +7,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.utils import timezone
 
+from events import pipeline
 from events.models import Attachment, Category, Event, EventOrganizer, Organizer, PostStatus, Tag, Venue
 from events.services.schedule import set_event_times
 from events.text import sanitize_title
@@ -95,3 +96,11 @@ def make_image(name="photo.png", size=(640, 480), **fields):
     Image.new("RGB", size, (200, 80, 40)).save(buffer, format="PNG")
     upload = SimpleUploadedFile(name, buffer.getvalue(), content_type="image/png")
     return Attachment.objects.create(file=upload, filesize=len(buffer.getvalue()), mime_type="image/png", **fields)
+
+
+def finish_writes():
+    """Finish what the factories wrote: they save models directly, outside any unit of work, and the
+    fallback finishes such writes at the commit, which never comes inside a test. A unit opened
+    in the same transaction takes them over: the store renders them, the log appends them."""
+    with pipeline.unit():
+        pass

@@ -8,6 +8,7 @@ from django.test.utils import CaptureQueriesContext
 
 from bench.middleware import QUERIES_HEADER
 from bench.seed import seed_calendar, wipe_calendar
+from events.dates import wall_clock
 from events.models import (
     Attachment,
     Category,
@@ -21,7 +22,7 @@ from events.models import (
     Taxonomy,
     Venue,
 )
-from events.services.schedule import set_event_times, wall_clock
+from events.services.schedule import set_event_times
 
 from .conftest import API
 

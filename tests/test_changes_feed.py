@@ -7,12 +7,11 @@ from django.db import connection
 from django.utils import timezone
 from openapi_spec_validator import validate as validate_openapi
 
-from events import changes
 from events.changelog.feed import Cursor
 from events.models import ChangeEntry, PostStatus
 
 from .conftest import API, post_json
-from .factories import make_category, make_event, make_organizer, make_tag, make_venue
+from .factories import finish_writes, make_category, make_event, make_organizer, make_tag, make_venue
 
 pytestmark = pytest.mark.django_db
 
@@ -21,7 +20,7 @@ FEED = "/wp-json/events-calendar/v1/changes"
 
 def logged():
     """Append what the factories wrote, as a service's end does (they save models directly)."""
-    changes.finished()
+    finish_writes()
 
 
 def feed(client, **params):

@@ -8,9 +8,9 @@ import pytest
 from django.core.management import call_command
 from django.test import Client
 
+from events.dates import site_zone_name
 from events.management.commands.events_clear import clear_calendar
 from events.models import Event, ImportRun, PostStatus
-from events.services.schedule import site_zone_name
 
 from .conftest import API
 

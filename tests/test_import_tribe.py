@@ -12,8 +12,8 @@ import pytest
 from django.core.management import call_command
 from django.test import Client
 
+from events.dates import site_zone_name
 from events.models import Event, ImportedRecord, ImportSource
-from events.services.schedule import site_zone_name
 
 from .conftest import API
 from .factories import make_event

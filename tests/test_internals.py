@@ -8,7 +8,15 @@ from django.db import connection, connections, transaction
 from django.test import RequestFactory
 from rest_framework.request import Request
 
-from events.internals import commit_hooks, drf_wrapped_request, redis_backend, redis_loads
+from events.internals import (
+    atomic_block_open,
+    commit_hooks,
+    drf_wrapped_request,
+    open_savepoints,
+    redis_backend,
+    redis_loads,
+    transaction_block,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -34,6 +42,29 @@ def test_commit_hooks_lists_the_hooks_waiting_for_this_transaction_only():
     assert hook not in commit_hooks(connection)
     with transaction.atomic():
         assert hook not in commit_hooks(connection)
+
+
+def test_the_transaction_s_own_block_is_told_from_a_test_case_s_and_its_savepoints_are_read():
+    from django.test import TestCase
+
+    assert transaction_block(connection) is None and open_savepoints(connection) == ()
+    # What Django's TestCase opens around a test (marked `_from_testcase`) is never the writer's block.
+    test_blocks = TestCase._enter_atomics()
+    try:
+        assert transaction_block(connection) is None
+        with transaction.atomic():
+            block = transaction_block(connection)
+            assert block is connection.atomic_blocks[-1] and atomic_block_open(connection, block)
+            with transaction.atomic():
+                assert transaction_block(connection) is block
+                assert len(open_savepoints(connection)) == 2
+                with transaction.atomic(savepoint=False):
+                    assert len(open_savepoints(connection)) == 2
+        assert not atomic_block_open(connection, block)
+    finally:
+        TestCase._rollback_atomics(test_blocks)
+    with transaction.atomic():
+        assert transaction_block(connection) is connection.atomic_blocks[0] and open_savepoints(connection) == ()
 
 
 def test_drf_s_request_keeps_the_django_request_it_wraps():

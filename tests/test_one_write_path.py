@@ -8,12 +8,11 @@ import pytest
 from django.test import Client
 from rest_framework.test import APIClient
 
-from events import changes
 from events.models import ApplicationPassword, Event, RenderedRecord, Tag, WebhookDelivery, WebhookSubscription
 from events.notifications import delivery
 
 from .conftest import API
-from .factories import make_event, make_tag, make_user
+from .factories import finish_writes, make_event, make_tag, make_user
 from .test_admin import staff_client
 from .test_recurrence_admin import weekly_series
 
@@ -27,7 +26,7 @@ LOGIN_PASSWORD = "login-pass-123"
 
 
 def last_position():
-    changes.finished()
+    finish_writes()
     response = APIClient().get(FEED, {"per_page": 100})
     return max((change["position"] for change in response.json()["changes"]), default=0)
 
@@ -206,7 +205,7 @@ def subscription(settings, as_role):
         HOOKS, json.dumps({"url": "http://127.0.0.1:9/hook"}), content_type="application/json"
     ).json()
     make_event("Announced")
-    changes.finished()
+    finish_writes()
     delivery.fan_out()
     assert WebhookDelivery.objects.filter(subscription_id=made["id"]).exists()
     return administrator, made

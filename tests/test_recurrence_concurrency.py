@@ -11,9 +11,9 @@ from django.core.management import call_command
 from django.utils import timezone
 
 from events import store
+from events.dates import wall_clock
 from events.models import Event, PostStatus, Series
 from events.services import recurrence
-from events.services.schedule import wall_clock
 
 from .concurrency import all_at_once
 from .conftest import API

@@ -14,7 +14,16 @@ from events import store
 from events.models import Attachment, Event, EventOrganizer, Organizer, PostStatus, RenderedRecord, Term, Venue
 
 from .conftest import API, post_json
-from .factories import make_category, make_event, make_image, make_organizer, make_tag, make_user, make_venue
+from .factories import (
+    finish_writes,
+    make_category,
+    make_event,
+    make_image,
+    make_organizer,
+    make_tag,
+    make_user,
+    make_venue,
+)
 
 LANGUAGES = ["", "/zh-hans", "/zh-hant"]
 
@@ -251,9 +260,9 @@ def test_every_kind_of_write_keeps_the_store_true(api, editor, calendar, django_
     Event.objects.filter(pk=calendar["events"][0].pk).update(author=author)
     calendar["author"] = author
     call_command("events_render", stdout=None)
-    # What the fixture's writes left pending (their commit never comes inside a test): rendered now,
-    # so that only what the write itself marks is rendered after it.
-    store.flush()
+    # What the fixture's writes left to finish (their commit never comes inside a test): finished
+    # now, so that only what the write itself drops is rendered after it.
+    finish_writes()
     # Read once before the write too: whatever a read keeps (joined texts) must not outlive it.
     for prefix in LANGUAGES:
         for url in urls(calendar)[:2]:

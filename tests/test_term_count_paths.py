@@ -9,8 +9,9 @@ from django.core.management import call_command
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from events import pipeline
 from events.models import Event, PostStatus, Term
-from events.services.terms import deferred_term_counts, recount_all_terms
+from events.term_counts import recount_all_terms
 
 from .conftest import API
 from .factories import make_category, make_event, make_tag
@@ -116,9 +117,10 @@ def test_bulk_links_are_counted_by_recount_all_terms(api):
     assert counts(api, "tags") == {"Bulk linked": 1}
 
 
-def test_deferred_counts_are_right_when_the_block_ends(api):
+def test_a_unit_told_to_recount_every_term_counts_right_when_it_ends(api):
     tag = make_tag("Deferred")
-    with deferred_term_counts():
+    with pipeline.unit() as work:
+        work.recount_all_terms()
         for _ in range(3):
             make_event(tags=[tag])
         make_event(tags=[tag]).delete()

@@ -11,12 +11,11 @@ from django.db import connection, transaction
 from django.utils import timezone
 from standardwebhooks.webhooks import Webhook
 
-from events import changes
 from events.models import DeliveryStatus, WebhookDelivery, WebhookSubscription
 from events.notifications import delivery
 from events.services.events import update_event
 
-from .factories import make_event
+from .factories import finish_writes, make_event
 from .test_admin import staff_client
 
 pytestmark = pytest.mark.django_db
@@ -319,7 +318,7 @@ def test_the_admin_makes_a_subscription_with_a_secret_and_shows_why_it_was_disab
 def test_a_change_is_delivered_signed_as_standard_webhooks_says(admin, receiver, editor):
     secret = subscribe(admin, receiver.url).json()["secret"]
     event = make_event(title="Night")
-    changes.finished()
+    finish_writes()
     deliver()
     assert len(receiver.received) == 1
     headers, body = receiver.received[0]
@@ -340,7 +339,7 @@ def test_a_receiver_answering_500_then_200_gets_the_same_webhook_id_again(admin,
     subscribe(admin, receiver.url)
     receiver.answers = [500]
     make_event()
-    changes.finished()
+    finish_writes()
     deliver()
     pending = WebhookDelivery.objects.get()
     assert (pending.status, pending.response_status, pending.attempts) == (DeliveryStatus.PENDING, 500, 1)
@@ -359,7 +358,7 @@ def test_deliveries_wait_for_the_one_before_them(admin, receiver):
     subscribe(admin, receiver.url)
     receiver.answers = [503]
     first, second = make_event(title="First"), make_event(title="Second")
-    changes.finished()
+    finish_writes()
     deliver()
     assert len(receiver.received) == 1
     WebhookDelivery.objects.update(next_attempt=timezone.now())
@@ -372,7 +371,7 @@ def test_a_subscription_is_disabled_after_failing_for_about_a_day_and_resent_fro
     hook_id = subscribe(admin, receiver.url).json()["id"]
     receiver.answers = [500] * delivery.ATTEMPTS
     make_event()
-    changes.finished()
+    finish_writes()
     for _attempt in range(delivery.ATTEMPTS):
         WebhookDelivery.objects.update(next_attempt=timezone.now())
         deliver()
@@ -395,7 +394,7 @@ def test_a_subscription_is_disabled_after_failing_for_about_a_day_and_resent_fro
 def test_a_rolled_back_write_notifies_nobody(admin, receiver, editor):
     subscribe(admin, receiver.url)
     event = make_event()
-    changes.finished()
+    finish_writes()
     deliver()
     receiver.received.clear()
     with pytest.raises(RuntimeError), transaction.atomic():
@@ -409,7 +408,7 @@ def test_a_receiver_on_a_private_address_is_not_reached_without_the_allow_list(a
     subscribe(admin, receiver.url)
     settings.EVENTS = {}
     make_event()
-    changes.finished()
+    finish_writes()
     deliver()
     assert receiver.received == []
     refused = WebhookDelivery.objects.get()
@@ -423,7 +422,7 @@ def test_the_guard_refuses_a_stored_url_that_is_no_host_name_at_the_connection(r
         url="http://under_score.example/hook", kinds=["event"], actions=["created"], secret="whsec_AAAA"
     )
     make_event()
-    changes.finished()
+    finish_writes()
     deliver()
     refused = WebhookDelivery.objects.get()
     assert (refused.status, refused.response_status) == (DeliveryStatus.PENDING, None)
@@ -441,7 +440,7 @@ def test_a_trickling_receiver_is_cut_off_at_the_deadline_and_another_is_served_i
         slow_id = subscribe(admin, trickling.url).json()["id"]
         served_id = subscribe(admin, receiver.url).json()["id"]
         make_event()
-        changes.finished()
+        finish_writes()
         deliver()
     finally:
         trickling.stop()
@@ -460,10 +459,10 @@ def test_a_round_gives_each_subscription_one_attempt_so_a_backlog_does_not_hold_
     subscribe(admin, f"{receiver.url}/backlog")
     for _number in range(3):
         make_event()
-    changes.finished()
+    finish_writes()
     subscribe(admin, f"{receiver.url}/other")
     make_event()
-    changes.finished()
+    finish_writes()
     deliver()
     assert receiver.paths == ["/hook/backlog", "/hook/other", "/hook/backlog", "/hook/backlog", "/hook/backlog"]
     assert set(WebhookDelivery.objects.values_list("status", flat=True)) == {DeliveryStatus.SUCCEEDED}
@@ -562,7 +561,7 @@ def test_a_delivery_names_the_languages_of_its_change_even_once_the_entry_is_gon
 
     subscribe(admin, receiver.url)
     event = make_event(title="Night")
-    changes.finished()
+    finish_writes()
     deliver()
     assert post_json(editor, f"/events/{event.pk}", {"title": "夜晚場"}, prefix="/zh-hant").status_code == 200
     # The deliveries are made from the log; the log's retention may remove the entry before the

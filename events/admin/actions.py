@@ -6,7 +6,7 @@ from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from .. import changes, roles
+from .. import pipeline, roles
 from ..models import PostKind, PostStatus
 from ..services.events import duplicate_event, restore_event, trash_event
 from ..services.linked import restore_organizer, restore_venue, trash_organizer, trash_venue
@@ -28,7 +28,7 @@ def write_editable(request, records, write):
 
 @admin.action(description=_("Move selected records to the trash"), permissions=["trash"])
 def move_to_trash(modeladmin, request, queryset):
-    with changes.batch():
+    with pipeline.unit():
         # The API's trash: a venue or organizer also leaves the events that named it.
         moved = write_editable(
             request, queryset.exclude(status=PostStatus.TRASH), lambda record: TRASH[record.KIND](record)
@@ -40,7 +40,7 @@ def move_to_trash(modeladmin, request, queryset):
 
 @admin.action(description=_("Restore selected records from the trash"), permissions=["trash"])
 def restore_from_trash(modeladmin, request, queryset):
-    with changes.batch():
+    with pipeline.unit():
         # The API's restore: the old slug made unique again under the same lock.
         restored = write_editable(
             request, queryset.filter(status=PostStatus.TRASH), lambda record: RESTORE[record.KIND](record, request.user)
@@ -50,7 +50,7 @@ def restore_from_trash(modeladmin, request, queryset):
 
 @admin.action(description=_("Duplicate selected events as drafts"), permissions=["add"])
 def duplicate_as_draft(modeladmin, request, queryset):
-    with changes.batch():
+    with pipeline.unit():
         copies = [duplicate_event(event, request.user) for event in queryset if roles.can_read(request.user, event)]
     modeladmin.message_user(
         request,

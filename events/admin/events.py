@@ -19,12 +19,12 @@ from django.utils.translation import gettext_lazy as _
 
 from .. import roles
 from ..cost import CostInput, parse_cost_input
+from ..dates import site_zone_name, wall_clock
 from ..exceptions import InvalidValue
 from ..imports.sources import origin_of
 from ..models import Category, Event, EventOrganizer, PostStatus, Tag, Taxonomy
 from ..services.deletion import delete_events
 from ..services.events import FLAGS, create_event, update_event
-from ..services.schedule import site_zone_name, wall_clock
 from .actions import duplicate_as_draft, restore_from_trash
 from .actions import move_to_trash as trash_selected
 from .filters import AuthorListFilter, CategoryListFilter, EventTimeListFilter

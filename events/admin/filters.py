@@ -8,9 +8,9 @@ from django.utils import timezone
 from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
 
+from ..dates import zone_for
 from ..models import Category
 from ..numbers import is_ascii_digits
-from ..services.schedule import zone_for
 
 
 class EventTimeListFilter(admin.SimpleListFilter):

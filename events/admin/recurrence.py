@@ -14,11 +14,12 @@ from django.utils.translation import gettext_lazy as _
 
 from .. import dates as zones
 from ..conf import events_settings
+from ..dates import site_zone_name, wall_clock, zone_for
 from ..exceptions import InvalidValue
 from ..models import Event, PostStatus, Series
 from ..recurrence_words import DAY_CODES, joined, rule_in_words
 from ..services import recurrence
-from ..services.schedule import set_event_times, site_zone_name, wall_clock, zone_for
+from ..services.schedule import set_event_times
 from .widgets import WallClockField, zone_choices
 
 NEVER, ON_DATE, AFTER = "never", "until", "count"

@@ -7,7 +7,7 @@ from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 from modeltranslation.admin import TranslationAdmin
 
-from .. import changes, roles
+from .. import pipeline, roles
 from ..models import Category, Event, Tag, Taxonomy, Term
 from ..services import terms as term_service
 from ..text import sanitize_title
@@ -90,7 +90,7 @@ class TermAdminBase(ServiceWrites, TranslationTabs, TranslationAdmin):
         term_service.delete_term(obj)
 
     def delete_queryset(self, request, queryset):
-        with changes.batch():
+        with pipeline.unit():
             for term in queryset:
                 term_service.delete_term(term)
 

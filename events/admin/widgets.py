@@ -14,8 +14,8 @@ from django.utils.translation import gettext_lazy as _
 from django_prose_editor.widgets import AdminProseEditorWidget
 
 from .. import dates
+from ..dates import site_zone_name
 from ..models import Attachment, Event
-from ..services.schedule import site_zone_name
 from ..text import autop
 from .images import thumbnail_url
 

@@ -141,6 +141,8 @@ def from_domain(error, user):
         return ApiError(f"rest-{error.kind}-not-found", error.message, 404)
     if isinstance(error, exceptions.InTrash):
         return ApiError(f"{error.kind}-is-in-trash", error.message, 410)
+    if isinstance(error, exceptions.ReadCacheUnavailable):
+        return read_cache_unavailable()
     if isinstance(error, exceptions.TooManyFailedLogins):
         # The code login-limiting plugins give WordPress; the status and header say when to come back.
         return ApiError("too_many_retries", error.message, 429, headers={"Retry-After": str(error.retry_after)})

@@ -1,8 +1,9 @@
 """An optional shared cache of anonymous API reads, emptied in effect by every calendar write.
 
 Off unless `EVENTS["READ_CACHE_SECONDS"]` is above 0 (docs/decisions.md, "Caching API reads"). Every
-write replaces the calendar version stored with each entry, so it shows at once in every process
-that shares the cache, which must therefore be shared by all the site's processes (Redis).
+write replaces the calendar version stored with each entry (events.read_cache_version, a step of
+events.pipeline), so it shows at once in every process that shares the cache, which must therefore
+be shared by all the site's processes (Redis).
 """
 
 import hashlib
@@ -13,18 +14,16 @@ import uuid
 
 from django.conf import settings
 from django.core import checks
-from django.core.cache import caches
 from django.core.cache.backends.redis import RedisCache
-from django.db import transaction
-from django.db.models.signals import m2m_changed, post_delete, post_save
 from django.http import HttpResponse
 from django.utils import translation
 
-from .. import changes
 from ..conf import events_settings
-from ..internals import commit_hooks, redis_backend, redis_connection_pool, redis_loads
+from ..internals import redis_backend, redis_connection_pool, redis_loads
 from ..memory import ALWAYS, memory
-from . import conditional, errors
+from ..read_cache_version import VERSION_KEY, enabled
+from ..read_cache_version import read_cache as _cache
+from . import conditional
 from .context import api_context
 
 try:
@@ -35,7 +34,6 @@ except ImportError:  # redis is needed only by a site whose cache is Redis
 
 logger = logging.getLogger("events.read_cache")
 
-VERSION_KEY = "events:read-cache:version"
 # Query parameters whose effect is applied after the cached part of the response is produced.
 UNCACHED_PARAMS = ("_fields", "_envelope", "_jsonp")
 # An entry is the answer as the dispatcher finished it (WordPress headers, ETag, Vary, Cache-Control),
@@ -46,14 +44,6 @@ UNSTORED_HEADERS = {"content-length"}
 ENTRY_FORMAT = 3
 # What each memory holds, under what key and why it cannot answer stale: docs/architecture-memories.md.
 _bodies = memory("read-cache-bodies", max_entries=4096, max_bytes=32 * 1024 * 1024)
-
-
-def enabled():
-    return events_settings.READ_CACHE_SECONDS > 0
-
-
-def _cache():
-    return caches[events_settings.READ_CACHE_ALIAS]
 
 
 def is_cacheable(request):
@@ -177,49 +167,6 @@ def store(request, response):
         logger.warning("The read cache could not store an answer.", exc_info=True)
         return
     _bodies.remember((key, etag), ALWAYS, response.content)
-
-
-def invalidate(using=None, **kwargs):
-    """Start a new calendar version: every stored read becomes a miss (and expires by itself).
-
-    Replaced at once, for the writer's own next read, and again after the commit, because a reader
-    between the two could have stored the old rows under the first new version. The one after the
-    commit is registered once per transaction: a write of an event with its venue, organizers and
-    terms sends a signal per row.
-    """
-    if not enabled():
-        return
-    try:
-        _new_version()
-    except Exception as error:  # noqa: BLE001 - whatever the cache raises, the write must not go on
-        # Written anyway, the change would hide behind answers cached before it: refuse, roll back.
-        logger.warning("The read cache could not take a new version; the write is refused.", exc_info=True)
-        raise errors.read_cache_unavailable() from error
-    # After the commit nothing can be undone: a failure there is logged, and the version replaced
-    # before the commit already retires what was cached before the write.
-    connection = transaction.get_connection(using)
-    if not any(hook is _new_version for hook in commit_hooks(connection)):
-        transaction.on_commit(_new_version, using=using, robust=True)
-
-
-def _new_version():
-    _cache().set(VERSION_KEY, uuid.uuid4().hex, None)
-
-
-def connect_invalidation():
-    """Invalidate on every write of the calendar's records and of event-term links (from `ready`).
-
-    Bulk writes send no model signal: queryset updates and the services' bulk link writes announce
-    themselves (events.changes). Link tables are left out so that deleting them stays a single SQL
-    statement.
-    """
-    from ..models import Attachment, Category, Event, Organizer, Tag, Term, Venue
-
-    for model in (Event, Venue, Organizer, Term, Category, Tag, Attachment):
-        post_save.connect(invalidate, sender=model, dispatch_uid=f"events.read_cache.save.{model.__name__}")
-        post_delete.connect(invalidate, sender=model, dispatch_uid=f"events.read_cache.delete.{model.__name__}")
-    m2m_changed.connect(invalidate, sender=Event.terms.through, dispatch_uid="events.read_cache.terms")
-    changes.records_changed.connect(invalidate, dispatch_uid="events.read_cache.changed")
 
 
 @checks.register(checks.Tags.caches)

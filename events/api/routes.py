@@ -113,8 +113,8 @@ ROUTES = (
 CALENDAR_NAMESPACE = "events-calendar/v1"
 
 CALENDAR_ROUTES = (
-    Route("/doc", f"{VIEWS}.changes.CalendarDocViewSet", (Endpoint(("GET",), "doc"),), CALENDAR_NAMESPACE),
-    Route("/changes", f"{VIEWS}.changes.ChangesViewSet", (Endpoint(("GET",), "list"),), CALENDAR_NAMESPACE),
+    Route("/doc", f"{VIEWS}.feed.CalendarDocViewSet", (Endpoint(("GET",), "doc"),), CALENDAR_NAMESPACE),
+    Route("/changes", f"{VIEWS}.feed.ChangesViewSet", (Endpoint(("GET",), "list"),), CALENDAR_NAMESPACE),
     Route(
         "/webhooks",
         f"{VIEWS}.webhooks.WebhookViewSet",

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from django.utils.translation import gettext as _
 
-from .. import changes
+from .. import pipeline
 from ..exceptions import DATABASE_FAULTS, CalendarError
 from ..kses import filter_post_html, filter_title_html
 from ..models import Event, ImportedRecord, ImportPolicy, PostStatus, Series, Taxonomy
@@ -59,11 +59,6 @@ class Outcome:
             f"imported: {self.created} created, {self.updated} updated, {self.trashed} trashed, "
             f"{self.unchanged} unchanged, {self.skipped} skipped, {self.errors} errors"
         )
-
-
-def one_unit():
-    """Several service writes as one write: one transaction, finished once (the import's one call of it)."""
-    return changes.batch()
 
 
 def apply_reading(source, reading, user, still_running=None):
@@ -136,7 +131,7 @@ def _write_batch(state, batch):
     """Write `batch` in one unit; False (nothing written, nothing counted) when one of it is refused."""
     saved = state.saved()
     try:
-        with one_unit():
+        with pipeline.unit():
             for remote in batch:
                 _apply_one(
                     state.source,
@@ -158,7 +153,7 @@ def _write_batch(state, batch):
 
 def _write_alone(state, remote):
     try:
-        with one_unit():
+        with pipeline.unit():
             _apply_one(
                 state.source,
                 remote,
@@ -246,7 +241,7 @@ def _fields(source, remote):
 
 
 def _create(source, remote, fields, records, user, outcome, rewritten_series, linked_records):
-    with one_unit():
+    with pipeline.unit():
         fields = linked_records.resolved(fields)
         if remote.series_key:
             event = _occurrence(remote, records)
@@ -274,7 +269,7 @@ def _update(source, remote, fields, record, user, outcome, rewritten_series, lin
     if source.policy == ImportPolicy.KEEP_LOCAL:
         fields = _without_local_edits(fields, record.written, local_values(event))
     series_first = event.series_id is not None and event.series_id == event.pk
-    with one_unit():
+    with pipeline.unit():
         fields = linked_records.resolved(fields)
         if record.trashed_by_import:
             event = restore_event(event, user)
@@ -303,7 +298,7 @@ def _apply_linked(source, remote, record, records, user, outcome):
         return
     save = linked.save_venue if remote.kind == "venue" else linked.save_organizer
     current = None if record is None else getattr(record, remote.kind)
-    with one_unit():
+    with pipeline.unit():
         saved = save(_author_html(dict(remote.fields)), user, instance=current)
         record = record or ImportedRecord(source=source, remote_key=remote.key)
         setattr(record, remote.kind, saved)
@@ -371,7 +366,7 @@ def _cancel(source, remote, record, records, user, outcome):
         else:
             outcome.skipped += 1
         return
-    with one_unit():
+    with pipeline.unit():
         _trash(event, user)
         record = record or ImportedRecord(source=source, remote_key=remote.key, event=event)
         record.content_hash = _digest(source, remote)
@@ -399,7 +394,7 @@ def _trash_gone(source, records, seen, user, outcome):
             record.delete()
             continue
         try:
-            with one_unit():
+            with pipeline.unit():
                 _trash(event, user)
                 record.trashed_by_import = True
                 record.save(update_fields=["trashed_by_import", "last_imported"])

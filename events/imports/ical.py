@@ -16,7 +16,7 @@ from icalendar.timezone.windows_to_olson import WINDOWS_TO_OLSON
 
 from .. import dates
 from ..conf import events_settings
-from ..services.schedule import site_zone_name
+from ..dates import site_zone_name
 from .fetch import SourceUnreadable
 from .items import Reading, RemoteEvent
 

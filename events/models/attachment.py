@@ -5,8 +5,19 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from ..changes import AnnouncedUpdates
 from .identity import PostKind, SharedIdModel
+from .updates import AnnouncedUpdates
+
+# WordPress's default image sizes: (name, max width, max height, crop); 0 means unbounded.
+IMAGE_SIZES = (
+    ("thumbnail", 150, 150, True),
+    ("medium", 300, 300, False),
+    ("medium_large", 768, 0, False),
+    ("large", 1024, 1024, False),
+    ("1536x1536", 1536, 1536, False),
+    ("2048x2048", 2048, 2048, False),
+)
+SIZE_NAMES = [name for name, *_rest in IMAGE_SIZES]
 
 
 class Attachment(SharedIdModel):

@@ -33,7 +33,7 @@ class ChangeEntry(models.Model):
     action = models.CharField(max_length=16, choices=ChangeAction.choices)
     time = models.DateTimeField()
     # The languages whose translated text the write changed, space-separated in the order of
-    # settings.LANGUAGES (events.changelog.effects says which); empty when it changed only what
+    # settings.LANGUAGES (events.changelog.languages says which); empty when it changed only what
     # every language shows alike (times, status, links...).
     languages = models.CharField(max_length=200, blank=True, default="")
 

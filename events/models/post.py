@@ -5,9 +5,9 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from ..changes import AnnouncedUpdates
 from .identity import SharedIdModel
 from .status import PostStatus
+from .updates import AnnouncedUpdates
 
 
 class PostQuerySet(AnnouncedUpdates):
@@ -70,7 +70,7 @@ class Post(SharedIdModel):
         record = super().from_db(db, field_names, values)
         # The stored status, so that a save's receivers tell what it did to the status without
         # reading the row again: the change log a trash or a restore from another update, the
-        # term counts whether the event moved in or out of them (events.changelog, events.signals).
+        # term counts whether the event moved in or out of them (events.pipeline).
         if "status" in field_names:
             record.status_in_database = record.status
         return record

@@ -6,7 +6,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from ..changes import AnnouncedUpdates
+from .updates import AnnouncedUpdates
 
 
 class Taxonomy(models.TextChoices):
@@ -41,7 +41,7 @@ class Term(models.Model):
     term_group = models.IntegerField(default=0, editable=False)
     # Published events carrying the term (WordPress's term_taxonomy.count), hence the label "events".
     # Stored because counting the links of every listed term per request scans the events table;
-    # kept right by events.services.terms.recount_terms(), which the receivers in events/signals.py call.
+    # kept right by events.term_counts, when a write's unit of work finishes (events.pipeline).
     count = models.PositiveIntegerField(_("events"), default=0, editable=False)
 
     objects = TermQuerySet.as_manager()

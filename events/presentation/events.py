@@ -9,10 +9,8 @@ from rest_framework import serializers
 from .. import roles
 from ..conf import events_settings
 from ..cost import cost_values, format_cost
-from ..dates import date_details, format_wp
+from ..dates import date_details, format_wp, wall_clock
 from ..models import Event, EventOrganizer, Taxonomy, links_prefetched
-from ..services.recurrence import recurrence_field
-from ..services.schedule import wall_clock
 from ..store import IMAGE, ORGANIZER, TERM, VENUE, reference
 from ..text import autop, escape_url, texturize
 from ..translation import shown_text
@@ -173,3 +171,19 @@ class EventRecordSerializer(serializers.BaseSerializer):
         if self.context.get("blank_protected") and is_protected(event, request):
             blank_protected(record)
         return record
+
+
+def recurrence_field(event):
+    """The `recurrence` object of a record in a series (its series selected with it), else None."""
+    if event.series_id is None or event.series is None:
+        return None
+    series = event.series
+    # Kept in the API's form (Recurrence.store): read as they are, not parsed again for each of
+    # the series' records, which would cost the series' length times its dates.
+    return {
+        "rules": list(series.rules),
+        "dates": list(series.dates),
+        "exclusions": list(series.exclusions),
+        "series": series.pk,
+        "position": event.series_position,
+    }

@@ -1,6 +1,6 @@
 """The featured-image object of events, venues and organizers (docs/contract/events.md §1.3)."""
 
-from ..services.images import SIZE_NAMES
+from ..models.attachment import SIZE_NAMES
 
 
 def _absolute(url, request):

@@ -7,8 +7,8 @@ from decimal import Decimal, InvalidOperation
 
 from ..conf import events_settings
 from ..cost import cost_values
+from ..dates import zone_for
 from ..models import PostKind
-from ..services.schedule import zone_for
 from ..text import autop, escape_html, excerpt_words, texturize
 from ..translation import shown_text
 from .images import image_record

@@ -4,11 +4,11 @@ import datetime as dt
 from dataclasses import dataclass
 from urllib.parse import urlencode
 
+from ..dates import wall_clock, zone_for
 from ..models import PostStatus
 from ..presentation.events import cost_fields
 from ..presentation.images import image_record
 from ..presentation.links import post_url, term_url
-from ..services.schedule import wall_clock, zone_for
 from ..text import autop, is_email, texturize
 from .markup import clean_html, safe_url
 

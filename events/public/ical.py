@@ -9,12 +9,12 @@ import re
 import icalendar
 from django.utils.translation import gettext as _
 
+from ..dates import site_zone_name, wall_clock, zone_for
 from ..exceptions import DATABASE_FAULTS, CalendarError
 from ..models import Taxonomy
 from ..presentation.links import global_id, post_url
 from ..queries.series import series_in_feed
 from ..services import recurrence
-from ..services.schedule import site_zone_name, wall_clock, zone_for
 from ..text import is_email, strip_tags, texturize
 from . import display
 from .discovery import home_url

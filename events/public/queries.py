@@ -9,6 +9,7 @@ from django.utils import timezone
 from modeltranslation.utils import build_localized_fieldname
 
 from ..conf import events_settings
+from ..dates import wall_clock
 from ..exceptions import InvalidValue
 from ..list_versions import Reads
 from ..models import Event, EventOrganizer, PostStatus, Term, Venue, links_prefetched
@@ -19,7 +20,6 @@ from ..queries.pages import ListStatement, fetch_page
 from ..queries.params import default_per_page, language_code
 from ..queries.syntax import parse_query_string
 from ..queries.window import day_window, default_window, multiday_cutoff
-from ..services.schedule import wall_clock
 from ..text import normalize_lookup_slug
 
 ANONYMOUS = AnonymousUser()

@@ -26,6 +26,7 @@ from django.utils.translation import gettext as _
 from django.views import View
 
 from .. import recurrence_words
+from ..dates import zone_for
 from ..deadline import within_budget
 from ..exceptions import DATABASE_FAULTS, RETRY_AFTER
 from ..models import Category, Event, Organizer, PostIdentity, PostKind, PostStatus, Tag, Taxonomy, Venue
@@ -36,7 +37,6 @@ from ..presentation.links import PUBLIC_PATHS, mounted_rest_root, post_url, set_
 from ..presentation.terms import CategoryTree
 from ..queries import series as series_queries
 from ..queries.params import TermSelection
-from ..services.schedule import zone_for
 from ..text import autop, normalize_lookup_slug
 from . import display, ical, queries, subscribe
 from .discovery import discover

@@ -5,7 +5,7 @@ the admin does, and goes through here so that the series rules and the change lo
 other write.
 """
 
-from .. import changes
+from .. import pipeline
 from ..models import Event, PostStatus
 from .events import trash_event
 from .recurrence import take_turn
@@ -23,7 +23,7 @@ def delete_events(events, user):
     """
     events = sorted(events, key=lambda event: event.pk)
     leaving = {event.pk for event in events}
-    with changes.batch():
+    with pipeline.unit():
         for event in events:
             take_turn(event)
         for event in events:

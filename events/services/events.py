@@ -8,18 +8,19 @@ makes of a request, or what the admin's form cleaned (`title` and the other text
 
 import datetime as dt
 
-from django.db import DatabaseError, transaction
+from django.db import DatabaseError
 from django.utils import timezone
 
-from .. import changes, dates
+from .. import dates, pipeline
 from ..cost import CostInput
+from ..dates import site_zone_name, wall_clock, zone_for
 from ..exceptions import CREATE, DATABASE_FAULTS, DELETE, CouldNotWrite, InTrash, InvalidValue
 from ..models import Event, EventOrganizer, Organizer, PostStatus, Taxonomy, Venue
 from ..numbers import is_ascii_digits
 from . import linked, posts, recurrence
 from .images import delete_files
-from .schedule import apply_publication_date, set_event_times, site_zone_name, wall_clock, zone_for
-from .terms import recount_terms, resolve_terms
+from .schedule import apply_publication_date, set_event_times
+from .terms import resolve_terms
 
 CURRENCY_SYMBOL_MAX_LENGTH = Event._meta.get_field("currency_symbol").max_length
 FLAGS = ("show_map", "show_map_link", "hide_from_listings", "sticky", "featured")
@@ -56,7 +57,7 @@ def restore_event(event, user):
     """Out of the trash, to the status it had (a draft if none is known), as an update asking for
     that status would: scaled to `user`'s rights, scheduled, the old slug made unique again.
     An event restored meanwhile is left as it is."""
-    with transaction.atomic():
+    with pipeline.unit():
         # The status it had is read in the write's turn, not before it.
         recurrence.take_turn(event)
         if event.status != PostStatus.TRASH:
@@ -72,7 +73,7 @@ def trash_event(event, user=None, scope=None):
     the trash, or moved there meanwhile, is refused (InTrash).
     """
     try:
-        with transaction.atomic():
+        with pipeline.unit():
             # The series first, as every write to it does, so that writers of two occurrences never
             # hold each other's rows; then what is trashed is the event as it now is (services.recurrence).
             scope = recurrence.take_turn(event, scope)
@@ -82,7 +83,6 @@ def trash_event(event, user=None, scope=None):
             event.save()
             if event.series_id is not None:
                 recurrence.trash_in_series(event, user, scope)
-            changes.finished()
     except DATABASE_FAULTS:
         raise
     except DatabaseError as error:
@@ -93,7 +93,7 @@ def trash_event(event, user=None, scope=None):
 def duplicate_event(event, user):
     """A draft copy of `event` made by `user`: every translation, the times, venue, organizers in
     order, categories, tags and image. The copy has no slug yet (drafts get theirs when published)."""
-    with transaction.atomic():
+    with pipeline.unit() as work:
         copy = Event.objects.get(pk=event.pk)
         terms = list(copy.terms.all())
         organizer_ids = list(copy.organizer_links.values_list("organizer_id", flat=True))
@@ -108,8 +108,7 @@ def duplicate_event(event, user):
             for position, organizer_id in enumerate(organizer_ids)
         )
         # Bulk link writes send no model signal.
-        changes.changed(Event, [copy.pk])
-        changes.finished()
+        work.links_changed([copy.pk])
     return copy
 
 
@@ -121,13 +120,12 @@ def _save(event, user, fields, creating, scope=None):
         raise CouldNotWrite("venue", CREATE)
     imported = []
     try:
-        with transaction.atomic():
+        with pipeline.unit():
             if not creating:
                 # Everything the write decides on is read in its turn (services.recurrence.take_turn).
                 scope = recurrence.take_turn(event, scope)
             posts.check_author(event, user, fields, creating)
             _write(event, user, fields, creating, imported, scope)
-            changes.finished()
     except BaseException:
         # Files of an image imported by a write that did not happen would be orphans.
         for attachment in imported:
@@ -284,7 +282,7 @@ def _link_organizers(event, organizers, creating):
         EventOrganizer(event=event, organizer=organizer, position=position)
         for position, organizer in enumerate(organizers)
     )
-    changes.changed(Event, [event.pk])
+    pipeline.current().links_changed([event.pk])
 
 
 def _link_terms(event, terms, taxonomy, creating):
@@ -296,6 +294,5 @@ def _link_terms(event, terms, taxonomy, creating):
         unlinked = list(replaced.values_list("term_id", flat=True))
         replaced.delete()
     links.bulk_create(links.model(event_id=event.pk, term_id=term.pk) for term in terms)
-    # Bulk link writes send no m2m signal: the counts of both the old and the new terms move here.
-    recount_terms([*unlinked, *(term.pk for term in terms)])
-    changes.changed(Event, [event.pk])
+    # Bulk link writes send no m2m signal: the counts of both the old and the new terms move.
+    pipeline.current().links_changed([event.pk], [*unlinked, *(term.pk for term in terms)])

@@ -21,20 +21,10 @@ from PIL import Image, UnidentifiedImageError
 
 from events.conf import events_settings
 from events.models import Attachment
+from events.models.attachment import IMAGE_SIZES
 from events.numbers import is_ascii_digits
 
 from .outbound import UNRESOLVED, DestinationRefused, guarded_opener
-
-# WordPress's default image sizes: (name, max width, max height, crop); 0 means unbounded.
-IMAGE_SIZES = (
-    ("thumbnail", 150, 150, True),
-    ("medium", 300, 300, False),
-    ("medium_large", 768, 0, False),
-    ("large", 1024, 1024, False),
-    ("1536x1536", 1536, 1536, False),
-    ("2048x2048", 2048, 2048, False),
-)
-SIZE_NAMES = [name for name, *_rest in IMAGE_SIZES]
 
 ALLOWED_FORMATS = {"JPEG": "jpg", "PNG": "png", "GIF": "gif", "WEBP": "webp"}
 MIME_TYPES = {"JPEG": "image/jpeg", "PNG": "image/png", "GIF": "image/gif", "WEBP": "image/webp"}

@@ -3,13 +3,13 @@
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from django.db import DatabaseError, transaction
+from django.db import DatabaseError
 from django.db.models import Q
 from django.utils import timezone
 from modeltranslation.settings import AVAILABLE_LANGUAGES
 from modeltranslation.utils import build_localized_fieldname
 
-from .. import changes, roles
+from .. import pipeline, roles
 from ..conf import events_settings
 from ..exceptions import CREATE, DATABASE_FAULTS, DELETE, UPDATE, CouldNotWrite, InvalidValue
 from ..models import Event, EventOrganizer, Organizer, PostKind, PostStatus, Venue
@@ -100,9 +100,8 @@ def _save(spec, fields, user, instance, imported):
     action = CREATE if instance is None or instance._state.adding else UPDATE
     imported_here = []
     try:
-        with transaction.atomic():
+        with pipeline.unit():
             record = _write(spec, fields, user, instance, imported_here)
-            changes.finished()
     except BaseException as error:
         # Files of an image imported by a write that did not happen would be orphans.
         for attachment in imported_here:
@@ -234,11 +233,10 @@ def _unlink(spec, record):
 
 def _trash(spec, record):
     try:
-        with transaction.atomic():
+        with pipeline.unit():
             posts.move_to_trash(record)
             record.save()
             _unlink(spec, record)
-            changes.finished()
     except DATABASE_FAULTS:
         raise
     except DatabaseError as error:

@@ -3,7 +3,7 @@
 The rules are RFC 5545 values read by python-dateutil (`rrulestr`, `rruleset`), expanded on the
 first occurrence's wall clock so that a 19:00 class stays at 19:00 across daylight-saving changes.
 Occurrences are written in bulk (one ID allocation, one insert, one link copy per kind) and the
-rendering store renders them in bulk when the service's transaction finishes.
+rendering store renders them in bulk when the write's unit of work finishes (events.pipeline).
 
 Every write to a series or to one of its occurrences takes its turn first (`take_turn`): its
 series' first occurrence's row locked, then the event's own, and the event read again under them.
@@ -17,20 +17,19 @@ import re
 from dataclasses import dataclass
 
 from dateutil.rrule import DAILY, rrulestr
-from django.db import connection, transaction
+from django.db import connection
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from .. import changes, roles
+from .. import pipeline, roles
 from ..conf import events_settings
-from ..dates import format_wp
+from ..dates import format_wp, wall_clock, zone_for
 from ..exceptions import InvalidValue, NotPermitted, RecordGone
 from ..models import Event, EventOrganizer, PostIdentity, PostStatus, Series
 from ..text import SLUG_MAX_LENGTH, sanitize_title, truncate_post_slug
 from . import posts, recurrence_rules
 from .recurrence_rules import RuleError, canonical_rule
-from .schedule import set_occurrence_times, wall_clock, zone_for
-from .terms import recount_terms
+from .schedule import set_occurrence_times
 
 FIELD = "recurrence"
 SCOPE_FIELD = "recurrence_scope"
@@ -457,7 +456,7 @@ def extend_open_series():
     extended, refused = [], []
     for series_id in Series.objects.exclude(rules=[]).order_by("pk").values_list("pk", flat=True):
         try:
-            with transaction.atomic():
+            with pipeline.unit():
                 lock_series(series_id)
                 # Read under the lock: the series may have been ended or given other rules meanwhile.
                 series = Series.objects.filter(pk=series_id).first()
@@ -468,7 +467,6 @@ def extend_open_series():
                 if first.status == PostStatus.TRASH:
                     continue
                 materialise(series, first, Recurrence.of(series), occurrences)
-                changes.finished()
         except InvalidValue as refusal:
             refused.append((series_id, refusal))
             continue
@@ -516,8 +514,9 @@ def materialise(series, first, recurrence, occurrences, until=None):
         occurrence.series_position = positions[start]
     Event.objects.bulk_update(renumbered, ["series_position"])
     # Every record of the series, trashed ones too, shows its rules and its place: all of them are rendered again.
-    changes.changed(Event, {first.pk, *(occurrence.pk for occurrence in occurrences), *(event.pk for event in made)})
-    changes.made(Event, made)
+    work = pipeline.current()
+    work.changed(Event, {first.pk, *(occurrence.pk for occurrence in occurrences), *(event.pk for event in made)})
+    work.made(Event, made)
     return made
 
 
@@ -557,6 +556,7 @@ def _copy_links(source, target_ids, replace=False, kinds=(TERMS, ORGANIZERS)):
     if not target_ids:
         return
     term_links = Event.terms.through.objects
+    relinked = []
     if TERMS in kinds:
         term_ids = list(term_links.filter(event_id=source.pk).values_list("term_id", flat=True))
         unlinked = []
@@ -567,7 +567,7 @@ def _copy_links(source, target_ids, replace=False, kinds=(TERMS, ORGANIZERS)):
         term_links.bulk_create(
             [term_links.model(event_id=target, term_id=term) for target in target_ids for term in term_ids]
         )
-        recount_terms([*term_ids, *unlinked])
+        relinked = [*term_ids, *unlinked]
     if ORGANIZERS in kinds:
         links = list(EventOrganizer.objects.filter(event_id=source.pk).values_list("organizer_id", "position"))
         if replace:
@@ -579,7 +579,7 @@ def _copy_links(source, target_ids, replace=False, kinds=(TERMS, ORGANIZERS)):
                 for organizer, position in links
             ]
         )
-    changes.changed(Event, target_ids)
+    pipeline.current().links_changed(target_ids, relinked)
 
 
 def _occurrence_slugs(first, starts):
@@ -607,10 +607,9 @@ def _trash(occurrences):
         return
     for occurrence in occurrences:
         posts.move_to_trash(occurrence)
+    # An update of the calendar's querysets (bulk_update makes one) records the new status: the
+    # unit of work recounts the terms of these events.
     Event.objects.bulk_update(occurrences, ["status", "status_before_trash", "slug", "slug_before_trash"])
-    ids = [occurrence.pk for occurrence in occurrences]
-    recount_terms(Event.terms.through.objects.filter(event_id__in=ids).values_list("term_id", flat=True))
-    changes.changed(Event, ids)
 
 
 def _end_series(first, occurrences):
@@ -768,11 +767,10 @@ def _propagate(event, columns, links, user):
     now = timezone.now()
     for (group_columns, group_links), ids in groups.items():
         if group_columns:
+            # A new status is recorded with the update: the unit of work recounts these events' terms.
             Event.objects.filter(pk__in=ids).update(
                 modified=now, **{name: getattr(event, name) for name in group_columns}
             )
-            if "status" in group_columns:
-                recount_terms(Event.terms.through.objects.filter(event_id__in=ids).values_list("term_id", flat=True))
         if group_links:
             _copy_links(event, ids, replace=True, kinds=group_links)
 
@@ -883,19 +881,3 @@ def trash_in_series(event, user, scope):
 
 
 # --- the record's field -----------------------------------------------------------------------
-
-
-def recurrence_field(event):
-    """The `recurrence` object of a record in a series (its series selected with it), else None."""
-    if event.series_id is None or event.series is None:
-        return None
-    series = event.series
-    # Kept in the API's form (Recurrence.store): read as they are, not parsed again for each of
-    # the series' records, which would cost the series' length times its dates.
-    return {
-        "rules": list(series.rules),
-        "dates": list(series.dates),
-        "exclusions": list(series.exclusions),
-        "series": series.pk,
-        "position": event.series_position,
-    }

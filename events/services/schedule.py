@@ -5,16 +5,8 @@ import datetime as dt
 from django.utils import timezone
 
 from .. import dates
+from ..dates import zone_for
 from ..exceptions import InvalidValue
-
-
-def site_zone_name():
-    return timezone.get_default_timezone_name()
-
-
-def zone_for(event_zone_name):
-    """The event's zone, or the site zone when the event has none stored."""
-    return dates.zone_from_name(event_zone_name or site_zone_name())
 
 
 def set_event_times(event, start_local, end_local, zone_name=None, all_day=None):
@@ -62,11 +54,6 @@ def existing_wall_clock(wall, zone):
     except OverflowError:
         # At the very ends of the calendar; no daylight-saving change there.
         return wall
-
-
-def wall_clock(stored):
-    """The naive wall-clock time kept in a `*_local` column."""
-    return stored.astimezone(dt.UTC).replace(tzinfo=None)
 
 
 def apply_publication_date(record, fields, now):

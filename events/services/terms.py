@@ -2,19 +2,16 @@
 
 import re
 from collections.abc import Mapping
-from contextlib import contextmanager
-from contextvars import ContextVar
 
-from django.db import DEFAULT_DB_ALIAS, connections, transaction
-from django.db.models import Count, IntegerField, OuterRef, Q, Subquery
-from django.db.models.functions import Coalesce
+from django.db import transaction
+from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 from modeltranslation.settings import AVAILABLE_LANGUAGES
 from modeltranslation.utils import build_localized_fieldname
 
-from .. import changes
+from .. import pipeline
 from ..exceptions import DELETE, CouldNotWrite, InvalidValue, SlugTaken, TermExists
-from ..models import Event, PostStatus, Taxonomy, Term
+from ..models import Taxonomy, Term
 from ..numbers import is_ascii_digits
 from ..queries.syntax import split_list
 from ..text import escape_html, sanitize_text_field, sanitize_title
@@ -94,7 +91,7 @@ def create_term(taxonomy, *, name, description=None, slug=None, parent=None, ter
     """
     name = clean_name(name)
     parent_id = parent.pk if parent is not None else None
-    with transaction.atomic():
+    with pipeline.unit():
         lock_term_choices(taxonomy)
         requested = sanitize_title(slug) if slug is not None else ""
         for given in dict.fromkeys(translated_values(name).values()):
@@ -112,7 +109,6 @@ def create_term(taxonomy, *, name, description=None, slug=None, parent=None, ter
         write_translated(term, "description", description or "", creating=True)
         assign_term_slug(term, requested or None)
         term.save()
-        changes.finished()
     return term
 
 
@@ -130,7 +126,7 @@ def would_loop(term, parent):
 def update_term(term, *, name=UNCHANGED, description=UNCHANGED, slug=UNCHANGED, parent=UNCHANGED):
     """Change only the given fields (docs/contract/terms.md §5), the texts in one language or several as for
     create_term(). Raises SlugTaken for a slug another term has."""
-    with transaction.atomic():
+    with pipeline.unit():
         if name is not UNCHANGED:
             write_translated(term, "name", clean_name(name), creating=False)
         if description is not UNCHANGED:
@@ -155,89 +151,17 @@ def update_term(term, *, name=UNCHANGED, description=UNCHANGED, slug=UNCHANGED, 
             else:
                 term.slug = requested
         term.save()
-        changes.finished()
     return term
 
 
 def delete_term(term):
     """Permanent deletion: links to events go, child categories move up to the term's parent."""
-    with transaction.atomic():
+    with pipeline.unit():
         Term.objects.filter(parent_id=term.pk).update(parent_id=term.parent_id)
         term.events.clear()
         deleted, _rows = Term.objects.filter(pk=term.pk).delete()
-        changes.finished()
     if not deleted:
         raise CouldNotWrite("term", DELETE)
-
-
-# --- stored counts -------------------------------------------------------------------------------
-
-# Set while a bulk write runs inside deferred_term_counts(): the per-record receivers stand aside.
-_counts_deferred = ContextVar("term_counts_deferred", default=False)
-
-
-def published_event_count():
-    """The SQL of a term's `count`: published events linked to the outer term row."""
-    links = Event.terms.through.objects.filter(term_id=OuterRef("pk"), event__status=PostStatus.PUBLISH)
-    counted = links.order_by().values("term_id").annotate(n=Count("event_id")).values("n")
-    return Coalesce(Subquery(counted, output_field=IntegerField()), 0)
-
-
-def recount_terms(term_ids, using=DEFAULT_DB_ALIAS):
-    """Store again the `count` of these terms, from the links and event statuses this transaction sees.
-
-    The rows are locked first, in ID order, so concurrent writers touching the same terms take
-    turns; the UPDATE that follows (a new statement, hence on PostgreSQL a new snapshot) then
-    counts the links a writer that went first has committed.
-    """
-    ids = sorted({int(term_id) for term_id in term_ids if term_id is not None})
-    if not ids:
-        return
-    terms = Term.objects.using(using).filter(pk__in=ids)
-    with transaction.atomic(using=using, savepoint=False):
-        _lock(terms, using)
-        terms.update(count=published_event_count())
-
-
-def _lock(terms, using):
-    # NO KEY UPDATE where the database has it: it still serialises recounts, but lets other
-    # writers link events to these terms meanwhile (the link's foreign-key check takes KEY SHARE),
-    # so a writer holding such a check and waiting for this lock cannot deadlock with it.
-    no_key = connections[using].features.has_select_for_no_key_update
-    list(terms.select_for_update(no_key=no_key).order_by("pk").values_list("pk", flat=True))
-
-
-def recount_all_terms(using=DEFAULT_DB_ALIAS):
-    """Store again the `count` of every term.
-
-    Bulk writes send no signal, so the receivers that keep counts right (events/signals.py) never
-    see them: whatever links events to terms or changes event statuses with bulk_create, a
-    queryset update() or raw SQL (bench/seed.py, the events_demo command) calls this once after.
-    """
-    with transaction.atomic(using=using, savepoint=False):
-        _lock(Term.objects.using(using).all(), using)
-        Term.objects.using(using).update(count=published_event_count())
-
-
-def term_counts_deferred():
-    """Whether a deferred_term_counts() block is running (the receivers then do nothing)."""
-    return _counts_deferred.get()
-
-
-@contextmanager
-def deferred_term_counts(using=DEFAULT_DB_ALIAS):
-    """Run a bulk write without a recount per record, then recount every term once.
-
-    Deleting many events one signal at a time would cost a query or more per event (events_clear
-    on a large calendar); inside the block the receivers stand aside, and recount_all_terms()
-    runs when it ends without an error.
-    """
-    token = _counts_deferred.set(True)
-    try:
-        yield
-    finally:
-        _counts_deferred.reset(token)
-    recount_all_terms(using)
 
 
 def resolve_terms(values, taxonomy):

@@ -2,7 +2,7 @@
 
 Each event, venue, organizer, image and term is kept rendered once per language, what depends on
 the request left as markers, linked records as references joined at read time. Writes keep it true
-(events.changelog.effects marks what each write changes stale); a row is read only under the
+(events.pipeline drops what each write changes and renders it again); a row is read only under the
 current epoch. docs/architecture-store.md explains how, and what tests/test_store_format.py asks of
 a change to a renderer.
 """
@@ -29,7 +29,7 @@ from .rows import (
     NotRenderable,
     reference,
 )
-from .writes import flush, mark_stale, render, render_all, render_made, rendered_rows, stale_rows
+from .writes import drop_rows, render, render_all, render_made, rendered_rows, stale_rows
 
 __all__ = [
     "Assembler",
@@ -56,8 +56,7 @@ __all__ = [
     "VENUE_LD",
     "NotRenderable",
     "reference",
-    "flush",
-    "mark_stale",
+    "drop_rows",
     "render",
     "render_all",
     "render_made",

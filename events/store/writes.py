@@ -1,6 +1,5 @@
-"""Writing the store: records rendered into rows, marked stale by a write, rendered again by its commit."""
-
-import threading
+"""Writing the store: records rendered into rows, dropped by a write, rendered again when its unit of
+work finishes (events.pipeline)."""
 
 from django.db import DEFAULT_DB_ALIAS, connections, transaction
 from django.db.models import prefetch_related_objects
@@ -72,7 +71,7 @@ def _rendered(kind, records, only_language=None):
 
 def render(kind, ids, using=DEFAULT_DB_ALIAS, delete_first=True):
     """Store again what these records (all of them still existing) look like, in every language.
-    Without `delete_first`, their rows are known to be gone already (mark_stale deleted them):
+    Without `delete_first`, their rows are known to be gone already (drop_rows deleted them):
     the rows rendered now replace any a reader stored since."""
     ids = set(ids)
     if not ids:
@@ -86,14 +85,13 @@ def render(kind, ids, using=DEFAULT_DB_ALIAS, delete_first=True):
 def render_made(kind, records, using=DEFAULT_DB_ALIAS):
     """Store what these records, just created in bulk by this transaction, look like, rendered from
     the instances as written rather than read back (a series' occurrences: reading 730 back cost a
-    seventh of making them), and take them off what is pending. No other transaction sees them, so
+    seventh of making them). No other transaction sees them, so
     nothing is locked; a later write to them in this transaction marks them stale again, as any
     write does, and a rollback takes their rows with it."""
     if not records:
         return
     prefetch_related_objects(records, *RELATED[kind], *(link_prefetches() if kind == EVENT else ()))
     _store(_rendered(kind, records), using)
-    _pending_for(using).get(kind, set()).difference_update(record.pk for record in records)
 
 
 def render_all(using=DEFAULT_DB_ALIAS, stdout=None):
@@ -200,32 +198,12 @@ def _slices(items, using):
     return [items[start : start + size] for start in range(0, len(items), size)]
 
 
-# --- marking stale ---------------------------------------------------------------------------------
-
-_pending = threading.local()
+# --- dropping stale rows -----------------------------------------------------------------------------
 
 
-def _pending_for(using):
-    return _pending.__dict__.setdefault("kinds", {}).setdefault(using, {})
-
-
-def mark_stale(kind, ids, using=DEFAULT_DB_ALIAS):
-    """Forget the stored renderings of these records now; render them again before or at the commit."""
+def drop_rows(kind, ids, using=DEFAULT_DB_ALIAS):
+    """Forget the stored renderings of these records now (a write changed them): a reader in the
+    meantime renders them itself; the write's unit of work renders them again when it finishes."""
     ids = {record_id for record_id in ids if record_id is not None}
-    if not ids:
-        return
-    _delete_rows(kind, ids, using)
-    _pending_for(using).setdefault(kind, set()).update(ids)
-    # Once per mark, not once per transaction: a rolled-back transaction's callbacks are dropped,
-    # and flushing what is pending is a no-op when a service already did. Robust: the write has
-    # committed, so a failure here must not report it failed; the rows it would store are missing,
-    # and the next read of them renders and stores them.
-    transaction.on_commit(lambda: flush(using), using=using, robust=True)
-
-
-def flush(using=DEFAULT_DB_ALIAS):
-    """Render what this thread marked stale (the services call it last in their transaction)."""
-    pending = _pending_for(using)
-    while pending:
-        kind, ids = pending.popitem()
-        render(kind, ids, using, delete_first=False)
+    if ids:
+        _delete_rows(kind, ids, using)

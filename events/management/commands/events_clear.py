@@ -3,16 +3,17 @@
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
-from events import changes
+from events import pipeline
 from events.models import Attachment, Event, EventOrganizer, Organizer, PostIdentity, Term, Venue
 from events.services.images import delete_files
-from events.services.terms import deferred_term_counts
 
 
 def clear_calendar():
     """Delete every calendar record; returns {label: rows deleted}. Files go once the rows are gone."""
-    # Deferred: a recount per deleted event would cost a query or more each on a large calendar.
-    with transaction.atomic(), deferred_term_counts():
+    # Every term recounted once at the end: a lookup per deleted event would cost a query each on a
+    # large calendar.
+    with pipeline.unit() as work:
+        work.recount_all_terms()
         attachments = list(Attachment.objects.only("id", "file", "sizes"))
         counts = {
             "organizer links": EventOrganizer.objects.all().delete()[0],
@@ -32,8 +33,6 @@ def clear_calendar():
             ("record IDs", PostIdentity),
         ):
             counts[label] = model.objects.all().delete()[0]
-        # Logs the deletions in this transaction (the store needs nothing left to render).
-        changes.finished()
         transaction.on_commit(lambda: [delete_files(attachment) for attachment in attachments])
     return counts
 

@@ -7,19 +7,17 @@ from io import BytesIO, StringIO
 from django.core.files.base import ContentFile
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
-from django.db import transaction
 from django.utils import timezone
 from PIL import Image, ImageDraw, ImageOps
 
-from events import changes
-from events.api import read_cache
+from events import pipeline
 from events.cost import parse_cost_input
 from events.models import Attachment, Category, Event, EventOrganizer, Organizer, PostStatus, Tag, Venue
 from events.roles import ADMINISTRATOR
 from events.services.images import generate_sizes
 from events.services.schedule import set_event_times
 from events.services.slugs import assign_post_slug, assign_term_slug
-from events.services.terms import recount_all_terms, sanitize_term_name
+from events.services.terms import sanitize_term_name
 
 from .events_clear import clear_calendar
 
@@ -861,7 +859,8 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, reset=False, admin_username="admin", admin_password=None, no_admin=False, **options):
-        with transaction.atomic():
+        # One unit of work: what the load sets off (counts, store, log, cache) follows at its end.
+        with pipeline.unit() as work:
             if reset:
                 clear_calendar()
             admin = None if no_admin else self.admin_user(admin_username, admin_password or secrets.token_urlsafe(12))
@@ -870,7 +869,7 @@ class Command(BaseCommand):
                     "The calendar already has events; nothing loaded (use --reset to replace it with the demo)."
                 )
             else:
-                counts = self.load(admin)
+                counts = self.load(admin, work)
                 self.stdout.write(
                     "Demo calendar loaded: {events} events, {venues} venues, {organizers} organizers, "
                     "{categories} categories, {tags} tags.".format(**counts)
@@ -890,7 +889,7 @@ class Command(BaseCommand):
         user.demo_password = password
         return user
 
-    def load(self, author):
+    def load(self, author, work):
         now = timezone.now()
         published = now - dt.timedelta(days=14)
 
@@ -938,11 +937,9 @@ class Command(BaseCommand):
             ]
         EventOrganizer.objects.bulk_create(organizer_links)
         Event.terms.through.objects.bulk_create(term_links)
-        # Bulk link writes send no signal: recount, render the linked events again, drop cached reads.
-        recount_all_terms()
-        changes.changed(Event, [event.pk for event in events.values()])
-        changes.finished()
-        read_cache.invalidate()
+        # Bulk link writes send no signal: the unit recounts every term and renders the events again.
+        work.recount_all_terms()
+        work.links_changed([event.pk for event in events.values()])
         return {
             "events": len(events),
             "venues": len(venues),
