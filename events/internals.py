@@ -191,3 +191,14 @@ def open_savepoints(connection):
     opened with `savepoint=False` (which has no savepoint of its own to roll back to); it has no
     public way to read them."""
     return tuple(savepoint for savepoint in connection.savepoint_ids if savepoint is not None)
+
+
+def forget_prefetched(instance):
+    """Drop what `prefetch_related()` cached on `instance` (a model instance), so that its related
+    managers read again, as `refresh_from_db()` does.
+
+    Django keeps those results in `instance._prefetched_objects_cache`, a dict by relation name,
+    and names no public way to empty it short of `refresh_from_db()`, which reads the row again:
+    a series write has just read it under its lock (events/services/recurrence.py, take_turn).
+    """
+    instance._prefetched_objects_cache = {}

@@ -12,6 +12,7 @@ from events.internals import (
     atomic_block_open,
     commit_hooks,
     drf_wrapped_request,
+    forget_prefetched,
     open_savepoints,
     redis_backend,
     redis_loads,
@@ -255,3 +256,19 @@ def test_the_redis_backend_reads_through_a_redis_py_pool_of_its_own_location():
     # What the read cache's held connection is taken from (no connection is made here).
     assert isinstance(pool, redis.ConnectionPool)
     assert (pool.connection_kwargs["port"], pool.connection_kwargs["db"]) == (1, 3)
+
+
+@pytest.mark.django_db
+def test_forgetting_what_was_prefetched_makes_the_related_manager_read_again(django_assert_num_queries):
+    from events.models import Event
+
+    from .factories import make_category, make_event
+
+    event = make_event("Prefetched")
+    loaded = Event.objects.prefetch_related("terms").get(pk=event.pk)
+    with django_assert_num_queries(0):
+        assert list(loaded.terms.all()) == []
+    event.terms.add(make_category("Jazz"))
+    forget_prefetched(loaded)
+    with django_assert_num_queries(1):
+        assert [term.name for term in loaded.terms.all()] == ["Jazz"]

@@ -25,6 +25,7 @@ from .. import pipeline, roles
 from ..conf import events_settings
 from ..dates import format_wp, wall_clock, zone_for
 from ..exceptions import InvalidValue, NotPermitted, RecordGone
+from ..internals import forget_prefetched
 from ..models import Event, EventOrganizer, PostIdentity, PostStatus, Series
 from ..text import SLUG_MAX_LENGTH, sanitize_title, truncate_post_slug
 from . import posts, recurrence_rules
@@ -404,7 +405,7 @@ def take_turn(event, scope=None):
         if field.is_relation and field.is_cached(event) and getattr(event, field.attname) != value:
             field.delete_cached_value(event)
         setattr(event, field.attname, value)
-    event._prefetched_objects_cache = {}
+    forget_prefetched(event)
     if scope is not None and event.series_id is None and addressed is not None:
         return None
     check_scope(event, scope)
