@@ -12,7 +12,7 @@ from events.models import ApplicationPassword, Event, RenderedRecord, Tag, Webho
 from events.notifications import delivery
 
 from .conftest import API
-from .factories import finish_writes, make_event, make_tag, make_user
+from .factories import finish_writes, make_event, make_organizer, make_tag, make_user, make_venue
 from .test_admin import staff_client
 from .test_recurrence_admin import weekly_series
 
@@ -71,6 +71,23 @@ def test_an_event_deleted_for_good_in_the_admin_is_logged_deleted_and_leaves_no_
     assert fed(start) == [("event", event.pk, "deleted")]
     assert stored_rows("event", event.pk) == 0
     assert api.get(f"{API}/events/{event.pk}").status_code == 404
+
+
+@pytest.mark.parametrize("delete", [delete_on_its_page, delete_in_bulk], ids=["page", "bulk-action"])
+@pytest.mark.parametrize("kind", ["venue", "organizer"])
+def test_a_venue_or_organizer_deleted_for_good_in_the_admin_is_logged_and_its_event_shows_it_gone(api, delete, kind):
+    editor = staff_client("editor")
+    record = make_venue("Hall") if kind == "venue" else make_organizer("Band")
+    event = make_event("Gala", **({"venue": record} if kind == "venue" else {"organizers": [record]}))
+    assert api.get(f"{API}/{kind}s/{record.pk}").status_code == 200
+    assert api.get(f"{API}/events/{event.pk}").json()[kind] not in ([], {})
+    start = last_position()
+    assert delete(editor, kind, record).status_code == 302
+    assert fed(start) == [("event", event.pk, "updated"), (kind, record.pk, "deleted")]
+    assert stored_rows(kind, record.pk) == 0
+    # The contract answers an unknown venue or organizer ID as an invalid `id` parameter.
+    assert api.get(f"{API}/{kind}s/{record.pk}").json()["code"] == "rest_invalid_param"
+    assert api.get(f"{API}/events/{event.pk}").json()[kind] in ([], {})
 
 
 def delete_through_the_api(administrator, tag):

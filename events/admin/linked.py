@@ -8,6 +8,7 @@ from django.utils.translation import gettext_lazy as _
 
 from .. import roles
 from ..models import PostKind, PostStatus
+from ..services import deletion
 from ..services.linked import readable_namesakes, save_organizer, save_venue
 from ..text import sanitize_text_field
 from .posts import PostAdmin, PostAdminForm
@@ -97,6 +98,12 @@ class LinkedRecordAdmin(PostAdmin):
             # Made from an event's popup: a draft until that event is saved (give_awaiting_records_the_event_status).
             fields["status"] = PostStatus.DRAFT
         return fields
+
+    def delete_model(self, request, obj):
+        deletion.delete_linked([obj])
+
+    def delete_queryset(self, request, queryset):
+        deletion.delete_linked(queryset)
 
     def save_record(self, request, record, form, formsets, creating):
         SAVE[self.kind](self.written_fields(form, creating), request.user, instance=record)

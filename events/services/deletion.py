@@ -1,4 +1,5 @@
-"""Deleting events for good: the admin's delete (a single event's page and the bulk action).
+"""Deleting events, venues and organizers for good: the admin's delete (a record's page and the
+bulk action).
 
 The API never deletes an event for good (docs/contract/events.md §6: a delete moves it to the trash);
 the admin does, and goes through here so that the series rules and the change log hold as for any
@@ -32,3 +33,12 @@ def delete_events(events, user):
                 trash_event(event, user)
         _rows, by_model = Event.objects.filter(pk__in=leaving).delete()
     return by_model.get(Event._meta.label, 0)
+
+
+def delete_linked(records):
+    """Delete venues or organizers for good, in one unit of work, as one write: each leaves the
+    change log a `deleted` entry and the rendering store no row, and the events that showed one
+    lose the link (their records change, and are logged as updated)."""
+    with pipeline.unit():
+        for record in sorted(records, key=lambda record: record.pk):
+            record.delete()
