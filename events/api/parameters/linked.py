@@ -143,7 +143,13 @@ class VenueFields(Params):
 
     kind = PostKind.VENUE
 
-    venue = StringParam(non_empty=True, max_length=_column_length(Venue, "title"), help_text=_("The venue name."))
+    # server_checked: a name the sanitizing reduces to nothing (tags, percent-encoded octets) is refused.
+    venue = StringParam(
+        non_empty=True,
+        server_checked=True,
+        max_length=_column_length(Venue, "title"),
+        help_text=_("The venue name."),
+    )
     author = RawParam(validator=existing_user_id, wp_type="integer", help_text=_("The ID of the venue's author."))
     date = DateParam(typed=True, help_text=_("The publication date, in the site's time zone."))
     date_utc = DateParam(typed=True, help_text=_("The publication date, in UTC."))
@@ -179,7 +185,11 @@ class VenueParams(VenueFields):
     """`POST /venues` (and venue objects nested in event writes)."""
 
     venue = StringParam(
-        non_empty=True, required=True, max_length=_column_length(Venue, "title"), help_text=_("The venue name.")
+        non_empty=True,
+        required=True,
+        server_checked=True,
+        max_length=_column_length(Venue, "title"),
+        help_text=_("The venue name."),
     )
 
 
@@ -191,8 +201,13 @@ class OrganizerFields(Params):
 
     kind = PostKind.ORGANIZER
 
+    # server_checked: a name the sanitizing reduces to nothing (tags, percent-encoded octets) is refused.
     organizer = StringParam(
-        non_empty=True, default=None, max_length=_column_length(Organizer, "title"), help_text=_("The organizer name.")
+        non_empty=True,
+        default=None,
+        server_checked=True,
+        max_length=_column_length(Organizer, "title"),
+        help_text=_("The organizer name."),
     )
     author = RawParam(
         validator=existing_user_id, wp_type="integer", default=None, help_text=_("The ID of the organizer's author.")
@@ -217,7 +232,10 @@ class OrganizerParams(OrganizerFields):
     """`POST /organizers` (and organizer objects nested in event writes)."""
 
     organizer = RequiredWithNullDefault(
-        non_empty=True, max_length=_column_length(Organizer, "title"), help_text=_("The organizer name.")
+        non_empty=True,
+        server_checked=True,
+        max_length=_column_length(Organizer, "title"),
+        help_text=_("The organizer name."),
     )
 
 
