@@ -1,7 +1,7 @@
 """Event writes (docs/contract/events.md §4-§6): an event with its image, venue, organizers and terms, in one transaction.
 
 Shared by the API and the admin. Fields are keyed by their domain names (the API's parameter
-names where they are the same) and hold validated values: what events.api.serializers.event_write
+names where they are the same) and hold validated values: what events.api.parameters.event_writes
 makes of a request, or what the admin's form cleaned (`title` and the other texts may then be
 {language: text}, times datetimes, the venue and organizers records); only the fields given change.
 """

@@ -55,7 +55,7 @@ def save_venue(fields, user, *, instance=None, imported=None):
     """Create a venue (or reuse a duplicate, §4.3), or update `instance` with only the `fields` given.
 
     `fields` maps domain names (the API's parameter names, `venue` for the name) to validated
-    values: what events.api.serializers.linked_params makes of a request, or what the admin's form
+    values: what events.api.parameters.linked makes of a request, or what the admin's form
     cleaned (the name, description and excerpt may then be {language: text}). An unsaved
     `instance` is created as it is, never swapped for a namesake: the admin asks its user first.
     `imported`, a list, receives the attachment of an image this write imported, so that an
