@@ -157,6 +157,6 @@ def test_every_operation_survives_fuzzing(api_schema, caller):
             # The findings and how to reproduce them, without the tracebacks around them.
             lines = [line.strip() for line in str(failure).splitlines()]
             failures[f"{operation.method.upper()} {operation.path}"] = [
-                line[:400] for line in lines if line.startswith(("- ST", "- ", "`{", "curl"))
+                line[:4000] for line in lines if line.startswith(("- ST", "- ", "`{", "curl"))
             ]
     assert failures == {}
