@@ -127,12 +127,13 @@ class _RunState:
         self.linked_records.forget()
 
 
-def _write_batch(state, batch):
-    """Write `batch` in one unit; False (nothing written, nothing counted) when one of it is refused."""
+def _write(state, remotes):
+    """Write `remotes` in one unit, or none of them: on a refusal or a database fault the unit rolls
+    back, and so do the run's counts and what it holds in memory of those records."""
     saved = state.saved()
     try:
         with pipeline.unit():
-            for remote in batch:
+            for remote in remotes:
                 _apply_one(
                     state.source,
                     remote,
@@ -142,33 +143,25 @@ def _write_batch(state, batch):
                     state.rewritten_series,
                     state.linked_records,
                 )
-    except DATABASE_FAULTS:
-        state.restore(saved, [remote.key for remote in batch])
+    except (*DATABASE_FAULTS, *REFUSALS):
+        state.restore(saved, [remote.key for remote in remotes])
         raise
+
+
+def _write_batch(state, batch):
+    """Write `batch` in one unit; False (nothing written, nothing counted) when one of it is refused."""
+    try:
+        _write(state, batch)
     except REFUSALS:
-        state.restore(saved, [remote.key for remote in batch])
         return False
     return True
 
 
 def _write_alone(state, remote):
+    """Write one record in a unit of its own; a refusal is counted and reported, and nothing of it stays."""
     try:
-        with pipeline.unit():
-            _apply_one(
-                state.source,
-                remote,
-                state.records,
-                state.user,
-                state.outcome,
-                state.rewritten_series,
-                state.linked_records,
-            )
-    except DATABASE_FAULTS:
-        state.restore(state.saved(), [remote.key])
-        raise
+        _write(state, [remote])
     except REFUSALS as refusal:
-        # What the failed write made was rolled back with it.
-        state.restore(state.saved(), [remote.key])
         state.outcome.errors += 1
         state.outcome.note(remote.key[:200], _refusal_text(refusal))
 
