@@ -74,6 +74,8 @@ SEARCHES = {
 }
 # A word no event holds, a different one each request, as a loop of random words sends them.
 MISSED_WORDS = 200
+# Two letters no event holds (the seeded texts have no Q), a different pair each request: no trigram.
+MISSED_PAIRS = [f"q{character}" for character in "abcdefghijklmnoprstvwxyz0123456789"]
 
 # Run as a script, Python puts bench/ itself first on the path; the project root is what imports need.
 if sys.path and Path(sys.path[0]).resolve() == ROOT / "bench":
@@ -532,6 +534,9 @@ def endpoints_for(calendar, signed):
         endpoints[name] = Load([f"{prefix}{api}/events?{urlencode({'search': words})}"])
     endpoints["events?search=<miss>"] = Load(
         [f"{api}/events?{urlencode({'search': f'qzxv{n:04d}'})}" for n in range(MISSED_WORDS)]
+    )
+    endpoints["events?search=<two-letter miss>"] = Load(
+        [f"{api}/events?{urlencode({'search': pair})}" for pair in MISSED_PAIRS]
     )
     for credential, (reader, _writer) in signed.items():
         endpoints[f"events/{{id}} [{credential}]"] = Load(single_paths, reader)

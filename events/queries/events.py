@@ -179,7 +179,7 @@ def check_point(values):
 
 def searched(queryset, text):
     annotations = {f"searched_{field}": localized_text(field) for field in SEARCHED_FIELDS}
-    queryset = queryset.alias(**annotations, search_document=search.search_document(SEARCHED_FIELDS))
+    queryset = search.with_documents(queryset.alias(**annotations), SEARCHED_FIELDS)
     for word, excluded in search_terms(text):
         found = Q()
         for field in SEARCHED_FIELDS:
@@ -188,7 +188,7 @@ def searched(queryset, text):
             queryset = queryset.exclude(found)
             continue
         # Implied by `found`, so the results are the same: it only lets an index find the rows.
-        narrowed = search.indexed(queryset, "search_document", word)
+        narrowed = search.indexed(queryset, word)
         queryset = queryset.filter(found) if narrowed is None else queryset.filter(narrowed, found)
     return queryset
 

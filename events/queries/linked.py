@@ -64,8 +64,8 @@ def searched(queryset, text):
             all_fragments &= Q(**{f"searched_{field}__icontains": fragment})
         found |= all_fragments
     # Each implied by `found`, so the results are the same: they only let an index find the rows.
-    queryset = queryset.alias(search_document=search.search_document(TRANSLATED_SEARCH_FIELDS, plain_fields))
-    narrowed = [search.indexed(queryset, "search_document", fragment) for fragment in fragments]
+    queryset = search.with_documents(queryset, TRANSLATED_SEARCH_FIELDS, plain_fields)
+    narrowed = [search.indexed(queryset, fragment) for fragment in fragments]
     return queryset.filter(*(condition for condition in narrowed if condition is not None), found)
 
 
