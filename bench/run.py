@@ -987,6 +987,8 @@ def explain_endpoints(endpoints):
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
 
+    from events.queries.pages import SEARCH_PLANNER_SETTINGS, SESSION_PLANNER_SETTINGS
+
     client = Client(raise_request_exception=False, HTTP_HOST=HOST)
     for name, load in endpoints.items():
         if name == FLOOR or load.method != "GET":
@@ -1006,17 +1008,24 @@ def explain_endpoints(endpoints):
         )
         for seconds, sql in timed:
             print(f"  {seconds * 1000:8.2f} ms  {sql[:160]}")
+        # The planner settings the request set for its statements (a search's), so the plans are its own.
+        planner_settings = [sql for _, sql in timed if sql == SEARCH_PLANNER_SETTINGS]
         for seconds, sql in sorted(timed, reverse=True)[:2]:
             if not sql.lstrip().upper().startswith("SELECT"):
                 continue
             prefix = "EXPLAIN (ANALYZE, BUFFERS) " if connection.vendor == "postgresql" else "EXPLAIN QUERY PLAN "
             with connection.cursor() as cursor:
+                for setting in planner_settings:
+                    cursor.execute(setting)
                 try:
                     cursor.execute(prefix + sql)
+                    plan = [" ".join(str(col) for col in row) for row in cursor.fetchall()]
                 except Exception as exc:  # a statement whose logged form does not re-parse
                     print(f"  (no plan: {exc})")
                     continue
-                plan = [" ".join(str(col) for col in row) for row in cursor.fetchall()]
+                finally:
+                    if planner_settings:
+                        cursor.execute(SESSION_PLANNER_SETTINGS)
             print(f"  -- plan of the {seconds * 1000:.2f} ms statement:\n     {sql}")
             for line in plan:
                 print(f"     {line}")

@@ -4,6 +4,7 @@ import datetime as dt
 from urllib.parse import parse_qsl, urlsplit
 
 import pytest
+from django.db import connection
 
 from events.models import PostStatus
 
@@ -725,9 +726,11 @@ def test_filtered_list_query_count_does_not_grow_with_the_page(
 ):
     # One more query per validated reference filter (categories, tags, venue, organizer).
     params = {"categories": "arts", "search": "event", "geoloc_lat": 41.9, "geoloc_lng": 12.5, "featured": "false"}
-    with django_assert_max_num_queries(COLD_LIST_QUERIES + 1):
+    # On PostgreSQL a search's statements run between two that set and restore its planner settings.
+    planner_settings = 2 if connection.vendor == "postgresql" else 0
+    with django_assert_max_num_queries(COLD_LIST_QUERIES + 1 + planner_settings):
         get_list(api, per_page=per_page, **params)
-    with django_assert_max_num_queries(4):
+    with django_assert_max_num_queries(4 + planner_settings):
         response = get_list(api, per_page=per_page, **params)
     assert len(ids(response)) == per_page
 

@@ -11,6 +11,7 @@ from django.test.utils import CaptureQueriesContext
 
 from events.models import PostIdentity
 from events.queries.events import MAX_SEARCH_LENGTH
+from events.queries.pages import SEARCH_PLANNER_SETTINGS, SESSION_PLANNER_SETTINGS
 
 from .conftest import API
 from .factories import make_event, make_organizer, make_venue
@@ -318,3 +319,26 @@ def test_a_search_is_planned_for_its_words_never_prepared(api):
     # Other statements still run prepared (tests/test_prepared_statements.py): only searches are not.
     assert prepared
     assert not [statement for statement in prepared if "events_search_document" in statement]
+
+
+@pytest.mark.postgres
+@pytest.mark.parametrize("search", ["qz", "jazz", "爵"])
+def test_a_search_is_never_planned_as_a_walk_in_list_order(api, search):
+    # The planner guesses a pair found nowhere in a few records of a large calendar, and would read
+    # the whole list in start order to fill the page (bench/README.md, "Short terms").
+    make_event("Jazz night", title_zh_hans="爵士之夜")
+    with connection.cursor() as cursor:
+        cursor.execute("SHOW work_mem")
+        (before,) = cursor.fetchone()
+    with CaptureQueriesContext(connection) as captured:
+        response = api.get(f"/zh-hans{API}/events", {"search": search})
+    assert response.status_code == 200
+    statements = [entry["sql"] for entry in captured.captured_queries]
+    searching = [n for n, sql in enumerate(statements) if "events_search_document" in sql]
+    assert searching  # the page, with its total or beside it
+    assert statements[searching[0] - 1] == SEARCH_PLANNER_SETTINGS
+    assert statements[searching[-1] + 1] == SESSION_PLANNER_SETTINGS
+    # The session is left as it was for the requests that follow.
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT current_setting('enable_indexscan'), current_setting('work_mem')")
+        assert cursor.fetchone() == ("on", before)

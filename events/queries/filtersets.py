@@ -289,6 +289,10 @@ class ListFilterSet(FilterSet):
         when it must be built afresh each time."""
         return (type(self).__qualname__, repr(self.applied()))
 
+    def search_applied(self):
+        """Whether the list is searched: its statements are then planned as a search's (pages.ListStatement)."""
+        return self.values.get("search") not in EMPTY_VALUES
+
     def reads(self):
         """What the list's statement reads: the listed table, and what each applied filter joins."""
         reads = self.listed_reads
@@ -548,9 +552,6 @@ class LinkedFilterSet(ListFilterSet):
         ):
             reads = reads | linked_queries.LINKED_EVENT_READS[model]
         return reads
-
-    def search_applied(self):
-        return self.values.get("search") not in EMPTY_VALUES
 
     def filter_search(self, queryset, name, text):
         return linked_queries.searched(queryset, text)

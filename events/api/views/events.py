@@ -90,7 +90,11 @@ class EventViewSet(WPViewSet):
 
         # Everything the query is built from, and nothing else, is its key.
         statement = ListStatement(
-            Event, ("events", filterset.statement_key(), repr(listable), ordering), page_query, reads=filterset.reads()
+            Event,
+            ("events", filterset.statement_key(), repr(listable), ordering),
+            page_query,
+            reads=filterset.reads(),
+            searched=filterset.search_applied(),
         )
         return self.answer_list(statement, per_page, self.echoed_filters(filterset.window, per_page))
 

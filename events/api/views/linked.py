@@ -79,7 +79,9 @@ class LinkedViewSet(WPViewSet):
         # every time, as a list of records with upcoming events is: it reads the clock).
         filters_key = filterset.statement_key()
         key = None if filters_key is None else (self.collection, filters_key, repr(listable))
-        statement = ListStatement(self.model, key, page_query, reads=filterset.reads())
+        statement = ListStatement(
+            self.model, key, page_query, reads=filterset.reads(), searched=filterset.search_applied()
+        )
         return self.answer_list(statement, per_page, self.echoed_filters(per_page))
 
     def page_records(self, page):
