@@ -2,19 +2,15 @@
 and the setting turns it off for poolers that cannot keep prepared statements."""
 
 import os
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 from django.db import connection
 
 from .conftest import API
 from .factories import make_event
+from .processes import site_process_output
 
 pytestmark = pytest.mark.postgres
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def prepared_on_this_connection():
@@ -44,21 +40,7 @@ def test_the_setting_turns_prepared_statements_off():
         "    cursor.execute('SELECT count(*) FROM pg_prepared_statements')\n"
         "    print(cursor.fetchone()[0], type(cursor.cursor).__name__)\n"
     )
-    environment = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "calendar_site.settings",
-        "DATABASE_URL": os.environ["DATABASE_URL"],
-        "DATABASE_PREPARED_STATEMENTS": "false",
-    }
-    answer = subprocess.run(
-        [sys.executable, "-c", script],
-        cwd=ROOT,
-        env=environment,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=True,
-    )
-    count, cursor_class = answer.stdout.split()
+    output = site_process_output(script, DATABASE_URL=os.environ["DATABASE_URL"], DATABASE_PREPARED_STATEMENTS="false")
+    count, cursor_class = output.split()
     assert count == "0"
     assert cursor_class != "ServerBindingCursor"

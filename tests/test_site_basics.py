@@ -1,14 +1,10 @@
 """What a newcomer meets on the demo site beyond the API: the icon, and each log record printed once."""
 
-import os
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 from django.test import Client
 
 from .factories import make_event
+from .processes import site_process_output
 
 pytestmark = pytest.mark.django_db
 
@@ -36,19 +32,6 @@ for name in ("django.request", "django.server", "django.security.csrf", "events.
         logger = logger.parent if logger.propagate else None
     print(name, reached)
 """
-
-
-def site_process_output(code, *arguments, **environment):
-    """What `code` prints in a process of its own configured by the site's settings."""
-    environment = {**os.environ, "DJANGO_SETTINGS_MODULE": "calendar_site.settings", **environment}
-    return subprocess.run(
-        [sys.executable, "-c", code, *arguments],
-        env={name: value for name, value in environment.items() if value is not None},
-        cwd=Path(__file__).resolve().parent.parent,
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
 
 
 @pytest.mark.parametrize("debug", ["true", "false"])
