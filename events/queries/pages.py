@@ -129,8 +129,8 @@ SESSION_PLANNER_SETTINGS = (
 
 @contextmanager
 def _planned_for_its_values(connection, statement):
-    """A search's statements (the only ones reading display columns) planned for their values each
-    time, never prepared: a search costs what its words find, and a generic plan, blind to the
+    """Statements reading display columns (a search's, and the public pages' cards) planned for
+    their values each time, never prepared: a search costs what its words find, and a generic plan, blind to the
     words and to the status asked for, ANDs the status index into the search index's rows
     (1.1 s instead of 40 ms at 1,000,000 events; bench/README.md, "Search"). Planning one costs
     about a millisecond."""
